@@ -1,0 +1,137 @@
+"""``audit()`` and :class:`Auditor`: extract citations, ground them in evidence, run the checks.
+
+The entry point users call. It composes the stages below it and decides nothing itself: the
+policy says what to tolerate, the checks say what is wrong, the verdict records it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from attrs import evolve, field, fields, frozen
+
+from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
+from groundcheck.errors import ConfigError, InputError
+from groundcheck.evidence import from_tool_calls
+from groundcheck.extractors import Extractor, Registry, extract
+from groundcheck.extractors.pipeline import resolve_extractors
+from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Grounding, Severity, Verdict
+
+__all__ = ["Auditor", "Policy", "audit"]
+
+
+def _check_chars(instance: object, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{attribute.name} must be a whole number >= 0, got {value!r}")
+
+
+def _check_names(instance: object, attribute: Any, value: tuple[str, ...] | None) -> None:
+    if value is None:
+        return
+    if not value or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"{attribute.name} must be None or a non-empty list of names")
+
+
+def _check_severity(instance: object, attribute: Any, value: str) -> None:
+    if value not in (ERROR, WARNING):
+        raise ConfigError(f"{attribute.name} must be 'error' or 'warning', got {value!r}")
+
+
+def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    return tuple(value)
+
+
+@frozen
+class Policy:
+    """What an audit tolerates. Every field can also be passed to ``audit()`` as a keyword.
+
+    - ``long_report_chars``: when every tool call came back empty, a report that cites nothing
+      but is longer than this (stripped) draws an ``empty-evidence-report`` warning.
+    - ``extractors``: names of the extractors to run (default: all registered).
+    - ``unrecorded_severity``: severity of ``fabricated-id`` when some tool outputs were not
+      recorded by the trace; ``"warning"`` accepts that the gap may hold the source.
+    """
+
+    long_report_chars: int = field(default=500, validator=_check_chars)
+    extractors: tuple[str, ...] | None = field(
+        default=None, converter=_names, validator=_check_names
+    )
+    unrecorded_severity: Severity = field(default=ERROR, validator=_check_severity)
+
+    def with_options(self, **options: Any) -> Policy:
+        """A copy with some fields changed; an unknown option is a :class:`ConfigError`."""
+        known = {f.name for f in fields(Policy)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ConfigError(
+                f"unknown audit option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        return evolve(self, **options)
+
+
+class Auditor:
+    """A reusable audit configuration: policy, registry and checks, resolved once."""
+
+    def __init__(
+        self,
+        policy: Policy | None = None,
+        *,
+        registry: Registry | None = None,
+        checks: Sequence[Check] = DEFAULT_CHECKS,
+    ) -> None:
+        self.policy = policy or Policy()
+        self.registry = registry
+        self.checks = tuple(checks)
+        self.extractors: tuple[Extractor, ...] = resolve_extractors(
+            registry, self.policy.extractors
+        )
+
+    def evidence(self, tool_calls: EvidenceSet | Iterable[Any]) -> EvidenceSet:
+        """Native records (or an evidence set) read with this auditor's extractors."""
+        return from_tool_calls(tool_calls, extractors=self.extractors)
+
+    def audit(self, report: str, tool_calls: EvidenceSet | Iterable[Any]) -> Verdict:
+        """Judge ``report`` against what ``tool_calls`` returned. Never raises on a finding."""
+        if not isinstance(report, str):
+            raise InputError(f"the report must be text (str), got {type(report).__name__}")
+        evidence = self.evidence(tool_calls)
+        citations = extract(report, extractors=self.extractors)
+        groundings = tuple(
+            Grounding(c, () if c.malformed else evidence.calls_returning(c.keys)) for c in citations
+        )
+        ctx = AuditContext(
+            report=report,
+            citations=groundings,
+            evidence=evidence,
+            long_report_chars=self.policy.long_report_chars,
+            unrecorded_severity=self.policy.unrecorded_severity,
+        )
+        findings: list[Finding] = []
+        for check in self.checks:
+            findings.extend(check.run(ctx))
+        findings.sort(key=Finding.sort_key)
+        return Verdict(tuple(findings), groundings, evidence, ctx.report_chars)
+
+
+def audit(
+    report: str,
+    tool_calls: EvidenceSet | Iterable[Any],
+    *,
+    policy: Policy | None = None,
+    registry: Registry | None = None,
+    **options: Any,
+) -> Verdict:
+    """Audit one report against the tool calls of its run.
+
+    ``tool_calls`` is a list of native records (``{"tool", "input", "output"}``) or an
+    :class:`EvidenceSet` from a loader. Keyword ``options`` override fields of ``policy``
+    (``long_report_chars=800``). Returns a :class:`Verdict`; call
+    ``verdict.raise_for_status()`` to turn an error finding into an exception.
+    """
+    chosen = (policy or Policy()).with_options(**options) if options else (policy or Policy())
+    return Auditor(chosen, registry=registry).audit(report, tool_calls)

@@ -1,0 +1,210 @@
+"""The checks: strict ones on identifiers, and guards on the run as a whole.
+
+Each check is a small named object that reads an :class:`AuditContext` and yields findings. It
+never reads files and never extracts: it judges what the earlier stages found. Messages say
+"not in any tool output", never "does not exist": groundcheck judges provenance, not existence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar, Protocol
+
+from attrs import frozen
+
+from groundcheck.model import (
+    ERROR,
+    WARNING,
+    EvidenceSet,
+    Finding,
+    Grounding,
+    Identifier,
+    Severity,
+)
+
+__all__ = [
+    "DEFAULT_CHECKS",
+    "AuditContext",
+    "Check",
+    "EmptyEvidenceReport",
+    "FabricatedIds",
+    "MalformedIds",
+    "NoToolCalls",
+    "OutputsNotRecorded",
+]
+
+_SCHEME_NAMES = {"arxiv": "arXiv", "doi": "DOI"}
+_PREFIXES = {"arxiv": "arXiv:", "doi": "doi:"}
+
+
+def scheme_label(scheme: str) -> str:
+    return _SCHEME_NAMES.get(scheme, scheme)
+
+
+def cited_as(identifier: Identifier) -> str:
+    """How a person writes the identifier: ``arXiv:2005.11401v2``, ``doi:10.1000/xyz``."""
+    return _PREFIXES.get(identifier.scheme, f"{identifier.scheme}:") + identifier.display
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+@frozen
+class AuditContext:
+    """Everything a check may look at for one report."""
+
+    report: str
+    citations: tuple[Grounding, ...]
+    evidence: EvidenceSet
+    long_report_chars: int = 500
+    unrecorded_severity: Severity = ERROR
+
+    @property
+    def report_chars(self) -> int:
+        return len(self.report.strip())
+
+
+class Check(Protocol):
+    """A named rule. ``code`` is the stable finding code it emits."""
+
+    @property
+    def code(self) -> str: ...
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]: ...
+
+
+def _evidence_phrase(evidence: EvidenceSet) -> str:
+    calls = len(evidence.calls)
+    if calls == 0:
+        return "no tool was called"
+    returned = len(evidence.identifiers)
+    if returned == 0:
+        return f"{_plural(calls, 'tool call')} returned no identifiers"
+    return f"{_plural(calls, 'tool call')} returned {_plural(returned, 'other identifier')}"
+
+
+class FabricatedIds:
+    """``fabricated-id``: a well-formed identifier whose work is in no tool output."""
+
+    code: ClassVar[str] = "fabricated-id"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        unrecorded = ctx.evidence.unrecorded_calls
+        severity = ctx.unrecorded_severity if unrecorded else ERROR
+        context = _evidence_phrase(ctx.evidence)
+        if unrecorded:
+            context += (
+                f"; {_plural(len(unrecorded), 'call')} did not record its output, "
+                "so it may have come from one of those"
+            )
+        for g in ctx.citations:
+            c = g.citation
+            if g.grounded or c.malformed is not None:
+                continue
+            yield Finding(
+                self.code,
+                severity,
+                f"{cited_as(c.identifier)} is not in any tool output ({context})",
+                c,
+            )
+
+
+class MalformedIds:
+    """``malformed-id``: written as an identifier (prefix, URL, version) but breaks the grammar."""
+
+    code: ClassVar[str] = "malformed-id"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        for g in ctx.citations:
+            c = g.citation
+            if c.malformed is None:
+                continue
+            yield Finding(
+                self.code,
+                ERROR,
+                f"{c.raw!r} is written as a {scheme_label(c.scheme)} identifier but cannot be "
+                f"one: {c.malformed}; no tool output can hold it",
+                c,
+            )
+
+
+class NoToolCalls:
+    """``no-tool-calls``: a report was written, yet no tool was called at all."""
+
+    code: ClassVar[str] = "no-tool-calls"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        if ctx.evidence.calls or ctx.report_chars == 0:
+            return
+        yield Finding(
+            self.code,
+            ERROR,
+            f"the report ({ctx.report_chars} characters) was written without any tool call: "
+            "nothing in it can come from a tool",
+        )
+
+
+class EmptyEvidenceReport:
+    """``empty-evidence-report``: every call returned nothing or failed, yet the report goes on.
+
+    An error when the report still cites identifiers; a warning when it cites none but runs
+    longer than ``long_report_chars``. A short "I found nothing" note is honest and passes.
+    """
+
+    code: ClassVar[str] = "empty-evidence-report"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        calls = ctx.evidence.calls
+        if not calls or not all(c.returned_nothing for c in calls):
+            return
+        empty = sum(1 for c in calls if c.empty and not c.errored)
+        failed = sum(1 for c in calls if c.errored)
+        what = (
+            f"all {_plural(len(calls), 'tool call')} returned nothing "
+            f"({empty} empty, {failed} failed)"
+        )
+        cited = len(ctx.citations)
+        if cited:
+            yield Finding(
+                self.code,
+                ERROR,
+                f"{what}, yet the report cites {_plural(cited, 'identifier')}",
+                calls=tuple(c.call_id for c in calls),
+            )
+        elif ctx.report_chars > ctx.long_report_chars:
+            yield Finding(
+                self.code,
+                WARNING,
+                f"{what}, yet the report runs {ctx.report_chars} characters "
+                f"(over {ctx.long_report_chars}); check it is not written from memory",
+                calls=tuple(c.call_id for c in calls),
+            )
+
+
+class OutputsNotRecorded:
+    """``outputs-not-recorded``: the trace did not keep some outputs, so evidence has gaps."""
+
+    code: ClassVar[str] = "outputs-not-recorded"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        missing = ctx.evidence.unrecorded_calls
+        if not missing:
+            return
+        tools = sorted({c.tool for c in missing})
+        yield Finding(
+            self.code,
+            WARNING,
+            f"{_plural(len(missing), 'tool call')} ({', '.join(tools)}) did not record "
+            "its output in the trace; identifiers they returned cannot be seen",
+            calls=tuple(c.call_id for c in missing),
+        )
+
+
+DEFAULT_CHECKS: tuple[Check, ...] = (
+    FabricatedIds(),
+    MalformedIds(),
+    NoToolCalls(),
+    EmptyEvidenceReport(),
+    OutputsNotRecorded(),
+)

@@ -1,0 +1,199 @@
+"""The ``groundcheck`` command: ``audit``, ``extract``, ``extractors``.
+
+Exit codes are a contract for CI: 0 the report passed, 1 findings at or above ``--fail-on``,
+2 the command could not run (usage, unreadable or malformed input). Errors are one line on
+stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from groundcheck.extractors import Registry
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits 2 with a one-line message, as the rest of the CLI does."""
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    from groundcheck import __version__
+
+    parser = _Parser(
+        prog="groundcheck",
+        description="Catch an AI agent citing sources its tools never returned.",
+        epilog="exit status: 0 ok, 1 findings at or above --fail-on, 2 usage or input error",
+    )
+    parser.add_argument("--version", action="version", version=f"groundcheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default text)"
+    )
+    common.add_argument(
+        "--extractor",
+        action="append",
+        metavar="NAME",
+        dest="extractors",
+        help="run only this extractor (repeatable; default all, see 'groundcheck extractors')",
+    )
+    common.add_argument(
+        "--no-plugins",
+        action="store_true",
+        help="do not load extractors from installed plug-ins (entry points)",
+    )
+
+    a = sub.add_parser(
+        "audit",
+        parents=[common],
+        help="check a report against what its tool calls returned",
+        description="Check every identifier REPORT cites against the outputs of its tool calls.",
+    )
+    a.add_argument("report", metavar="REPORT", help="the agent's report ('-' for stdin)")
+    a.add_argument(
+        "--evidence",
+        action="append",
+        required=True,
+        metavar="FILE",
+        help="tool calls as native JSON/JSONL (repeatable: several files are one run)",
+    )
+    a.add_argument(
+        "--fail-on",
+        choices=("error", "warning"),
+        default="error",
+        help="lowest severity that makes the exit status 1 (default error)",
+    )
+    a.add_argument(
+        "--long-report-chars",
+        type=int,
+        metavar="N",
+        help="after only empty tool calls, warn about a report longer than N (default 500)",
+    )
+    a.add_argument(
+        "--unrecorded-severity",
+        choices=("error", "warning"),
+        help="severity of fabricated-id when the trace lost some outputs (default error)",
+    )
+
+    e = sub.add_parser(
+        "extract",
+        parents=[common],
+        help="list the identifiers a file cites",
+        description="List every identifier FILE cites, with line, column and raw text.",
+    )
+    e.add_argument("file", metavar="FILE", help="text to scan ('-' for stdin)")
+
+    x = sub.add_parser(
+        "extractors",
+        help="list the registered extractors",
+        description="List registered extractors: name, where it comes from, what it finds.",
+    )
+    x.add_argument("--format", choices=("text", "json"), default="text")
+    x.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
+    return parser
+
+
+def _registry(no_plugins: bool) -> Registry:
+    from groundcheck.extractors import default_registry
+
+    registry = default_registry()
+    if not no_plugins:
+        registry = registry.copy()
+        registry.discover()
+    return registry
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from groundcheck.audit import Auditor, Policy
+    from groundcheck.evidence import load_tool_calls
+    from groundcheck.evidence.jsonio import read_text
+    from groundcheck.model import EvidenceSet
+    from groundcheck.render import verdict_text
+
+    options: dict[str, Any] = {"extractors": args.extractors}
+    if args.long_report_chars is not None:
+        options["long_report_chars"] = args.long_report_chars
+    if args.unrecorded_severity is not None:
+        options["unrecorded_severity"] = args.unrecorded_severity
+    auditor = Auditor(Policy(**options), registry=_registry(args.no_plugins))
+    report = read_text(args.report)
+    evidence = EvidenceSet.merge(
+        load_tool_calls(path, extractors=auditor.extractors) for path in args.evidence
+    )
+    verdict = auditor.audit(report, evidence)
+    name = "<stdin>" if args.report == "-" else args.report
+    _write(verdict.to_json() if args.format == "json" else verdict_text(verdict, name))
+    return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
+
+
+def _cmd_extract(args: argparse.Namespace) -> int:
+    from groundcheck.evidence.jsonio import read_text
+    from groundcheck.extractors import extract
+    from groundcheck.render import citations_json, citations_text
+
+    registry = _registry(args.no_plugins)
+    citations = extract(read_text(args.file), extractors=registry.select(args.extractors))
+    name = "<stdin>" if args.file == "-" else args.file
+    _write(citations_json(citations) if args.format == "json" else citations_text(citations, name))
+    return EXIT_OK
+
+
+def _cmd_extractors(args: argparse.Namespace) -> int:
+    from groundcheck.model import dumps
+
+    registry = _registry(args.no_plugins)
+    rows = [
+        {"name": ex.name, "source": registry.source(ex.name), "description": ex.description}
+        for ex in registry
+    ]
+    if args.format == "json":
+        _write(dumps(rows))
+        return EXIT_OK
+    width = max(len(r["name"]) for r in rows) if rows else 4
+    src_width = max(len(r["source"]) for r in rows) if rows else 6
+    lines = [f"{r['name']:<{width}}  {r['source']:<{src_width}}  {r['description']}" for r in rows]
+    _write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
+_COMMANDS = {"audit": _cmd_audit, "extract": _cmd_extract, "extractors": _cmd_extractors}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (the console script passes it to ``sys.exit``)."""
+    args = _build_parser().parse_args(argv)
+    from groundcheck.errors import GroundcheckError
+
+    try:
+        return _COMMANDS[args.command](args)
+    except GroundcheckError as exc:
+        sys.stderr.write(f"groundcheck: error: {exc}\n")
+        return EXIT_ERROR
+    except BrokenPipeError:
+        sys.stderr.close()  # output cut off by `| head`: not an error worth a traceback
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write("groundcheck: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""The native evidence form: one record per tool call.
+
+``{"tool": str, "input": any, "output": any, "id"?: str, "error"?: bool | str,
+"recorded"?: bool}``. Identifiers count only when they appear in ``output``; ``input`` is the
+agent's own words (its query) and is never evidence. ``recorded: false`` marks a call whose
+output the trace did not keep, which is not the same as an empty output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from groundcheck.errors import InputError
+from groundcheck.evidence.jsonio import iter_records
+from groundcheck.evidence.walk import flatten
+from groundcheck.extractors import Extractor, identifiers_in
+from groundcheck.extractors.pipeline import resolve_extractors
+from groundcheck.extractors.registry import Registry
+from groundcheck.model import Evidence, EvidenceSet
+
+__all__ = ["evidence_from_record", "from_tool_calls", "load_tool_calls"]
+
+
+def _where(source: str | None, line: int | None, index: int) -> tuple[str, int | None, str]:
+    label = f"tool call #{index}" if line is None else "tool call"
+    return source or "<tool_calls>", line, label
+
+
+def evidence_from_record(
+    record: Any,
+    index: int,
+    extractors: Sequence[Extractor],
+    *,
+    source: str | None = None,
+    line: int | None = None,
+) -> Evidence:
+    """Reduce one native record to :class:`Evidence`, or explain precisely why it is not one."""
+    src, at, label = _where(source, line, index)
+    if isinstance(record, Evidence):
+        return record
+    if not isinstance(record, Mapping):
+        raise InputError(
+            f"{label} must be an object with 'tool' and 'output', got {type(record).__name__}",
+            source=src,
+            line=at,
+        )
+    tool = record.get("tool")
+    if not isinstance(tool, str) or not tool.strip():
+        keys = ", ".join(sorted(map(str, record))) or "none"
+        raise InputError(
+            f"{label} has no 'tool' name (keys: {keys}); the native form is "
+            '{"tool": ..., "input": ..., "output": ...}',
+            source=src,
+            line=at,
+        )
+    error = record.get("error", False)
+    if not isinstance(error, (bool, str)) and error is not None:
+        raise InputError(
+            f"{label} ({tool}): 'error' must be true/false or a message, "
+            f"got {type(error).__name__}",
+            source=src,
+            line=at,
+        )
+    errored = bool(error)
+    recorded = record.get("recorded", True)
+    if not isinstance(recorded, bool):
+        raise InputError(f"{label} ({tool}): 'recorded' must be true or false", source=src, line=at)
+    if "output" not in record and not errored and recorded:
+        raise InputError(
+            f"{label} ({tool}) has no 'output'; use \"output\": null for a call that returned "
+            'nothing, or "recorded": false if the trace did not keep it',
+            source=src,
+            line=at,
+        )
+    call_id = record.get("id")
+    if call_id is None:
+        call_id = f"{Path(source).name}#{index}" if source else f"#{index}"
+    elif not isinstance(call_id, (str, int)) or isinstance(call_id, bool):
+        raise InputError(f"{label} ({tool}): 'id' must be a string", source=src, line=at)
+    flat = flatten(record.get("output"))
+    return Evidence(
+        tool=tool,
+        call_id=str(call_id),
+        identifiers=frozenset(identifiers_in(flat.text, extractors)) if flat.text else frozenset(),
+        titles=flat.titles,
+        empty=flat.empty if recorded else False,
+        errored=errored,
+        recorded=recorded,
+        source=source,
+    )
+
+
+def from_tool_calls(
+    records: EvidenceSet | Iterable[Any],
+    *,
+    registry: Registry | None = None,
+    extractors: Sequence[Extractor] | None = None,
+    source: str | None = None,
+) -> EvidenceSet:
+    """An evidence set from native records (dicts) or ready-made :class:`Evidence` objects."""
+    if isinstance(records, EvidenceSet):
+        return records
+    if isinstance(records, (str, bytes, Mapping)):
+        raise InputError(
+            "tool calls must be a list of records, not a single "
+            f"{type(records).__name__}; load a file with load_tool_calls(path)",
+            source=source,
+        )
+    chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
+    return EvidenceSet(
+        tuple(evidence_from_record(r, i, chosen, source=source) for i, r in enumerate(records, 1))
+    )
+
+
+def load_tool_calls(
+    path: str | Path,
+    *,
+    registry: Registry | None = None,
+    extractors: Sequence[Extractor] | None = None,
+) -> EvidenceSet:
+    """Native tool calls from a JSON array, a ``{"tool_calls": [...]}`` object, or JSON Lines."""
+    source = str(path)
+    chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
+    calls: list[Evidence] = []
+    for line, value in iter_records(path):
+        if line is not None and len(calls) == 0 and isinstance(value, Mapping):
+            inner = value.get("tool_calls")
+            if isinstance(inner, list) and "tool" not in value:
+                for item in inner:
+                    calls.append(evidence_from_record(item, len(calls) + 1, chosen, source=source))
+                continue
+        calls.append(evidence_from_record(value, len(calls) + 1, chosen, source=source, line=line))
+    return EvidenceSet(tuple(calls))

@@ -1,0 +1,94 @@
+"""Flatten a tool output (any JSON-like value) into the text and titles it holds.
+
+Tool outputs nest arbitrarily and are sometimes hostile, so the walk is iterative (no recursion
+limit to hit at 100,000 levels) and touches every value once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import frozen
+
+__all__ = ["FlatOutput", "flatten"]
+
+_NUMBER_KEYS = ("arxiv", "eprint", "doi", "pmid", "pmc", "isbn", "issn")
+"""Numbers under these keys are identifiers a tool returned as JSON numbers (``"pmid": 123``)."""
+
+_MAX_EMBEDDED_JSON = 10_000_000
+"""String leaves that look like JSON are parsed (chat tool results are often a JSON string);
+larger ones are scanned as text only."""
+
+
+@frozen
+class FlatOutput:
+    """The searchable text of an output, the titles under ``title`` keys, and emptiness."""
+
+    text: str
+    titles: tuple[str, ...]
+    empty: bool
+
+
+_NOT_JSON = object()
+
+
+def _embedded_json(s: str) -> Any:
+    stripped = s.strip()
+    if len(stripped) < 2 or len(stripped) > _MAX_EMBEDDED_JSON:
+        return _NOT_JSON
+    if (stripped[0], stripped[-1]) not in (("{", "}"), ("[", "]")):
+        return _NOT_JSON
+    try:
+        return json.loads(stripped)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
+def flatten(output: Any) -> FlatOutput:
+    """Every string leaf and dict key of ``output``, joined for one extraction pass.
+
+    An output is *empty* when it holds no non-blank string and no number or boolean: ``None``,
+    ``""``, ``[]``, ``{}``, and containers of those, such as ``{"results": []}`` or the string
+    ``"[]"`` (chat tool results are often JSON inside a string, so such strings are parsed for
+    titles and emptiness; their text is scanned as it is). Keys alone do not make an output
+    non-empty.
+    """
+    texts: list[str] = []
+    titles: list[str] = []
+    empty = True
+    stack: list[tuple[Any, str | None]] = [(output, None)]
+    while stack:
+        value, key = stack.pop()
+        if isinstance(value, str):
+            texts.append(value)
+            if not value.strip():
+                continue
+            if key is not None and key.lower() == "title":
+                titles.append(value.strip())
+            parsed = _embedded_json(value)
+            if parsed is _NOT_JSON:
+                empty = False
+            else:
+                inner = flatten(parsed)
+                titles.extend(inner.titles)
+                empty = empty and inner.empty
+        elif isinstance(value, Mapping):
+            for k, v in list(value.items())[::-1]:
+                k_str = str(k)
+                texts.append(k_str)  # keys are returned data too, but never make it non-empty
+                stack.append((v, k_str))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, key) for item in reversed(value))
+        elif value is None:
+            continue
+        else:  # numbers, booleans, and whatever objects a Python caller passes
+            empty = False
+            if isinstance(value, bool):
+                continue
+            if not isinstance(value, (int, float)) or (
+                key is not None and any(k in key.lower() for k in _NUMBER_KEYS)
+            ):
+                texts.append(str(value))
+    return FlatOutput("\n\n".join(texts), tuple(titles), empty)

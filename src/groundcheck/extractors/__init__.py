@@ -1,0 +1,23 @@
+"""Identifier extractors: the registry, the built-in families, and the extraction pipeline."""
+
+from groundcheck.extractors.pipeline import extract, find_mentions, identifiers_in
+from groundcheck.extractors.registry import (
+    ENTRY_POINT_GROUP,
+    Extractor,
+    FunctionExtractor,
+    Registry,
+    default_registry,
+    register_extractor,
+)
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Extractor",
+    "FunctionExtractor",
+    "Registry",
+    "default_registry",
+    "extract",
+    "find_mentions",
+    "identifiers_in",
+    "register_extractor",
+]

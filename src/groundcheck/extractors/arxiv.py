@@ -1,0 +1,211 @@
+"""arXiv identifiers: modern ``YYMM.NNNNN`` (since April 2007) and legacy ``archive/YYMMNNN``.
+
+Grammar and traps: ``shared/identifier-spec.md`` sections 2 and 3. Both extractors anchor on a
+literal character (the dot, the slash) so the regex engine skips ahead with a fast search
+instead of testing every position; the few candidates it finds are then checked by hand. That
+keeps extraction linear and faster than the single ``\\b\\d{4}\\.\\d{4,5}\\b`` it replaces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from groundcheck.model import Identifier, Mention
+
+__all__ = [
+    "LEGACY_ARCHIVES",
+    "find_arxiv",
+    "find_arxiv_legacy",
+    "parse_arxiv",
+]
+
+SCHEME = "arxiv"
+
+LEGACY_ARCHIVES: dict[str, tuple[int, int]] = {
+    # archive: (first YYYYMM, last YYYYMM it issued ids under the old scheme)
+    "hep-th": (199108, 200703),
+    "hep-lat": (199202, 200703),
+    "hep-ph": (199203, 200703),
+    "alg-geom": (199202, 199712),
+    "math": (199202, 200703),
+    "astro-ph": (199204, 200703),
+    "cond-mat": (199204, 200703),
+    "funct-an": (199204, 199712),
+    "gr-qc": (199207, 200703),
+    "nucl-th": (199210, 200703),
+    "chao-dyn": (199301, 199912),
+    "cs": (199301, 200703),
+    "nlin": (199301, 200703),
+    "comp-gas": (199302, 199912),
+    "patt-sol": (199302, 199912),
+    "adap-org": (199303, 199912),
+    "solv-int": (199304, 199912),
+    "chem-ph": (199403, 199609),
+    "cmp-lg": (199404, 199809),
+    "hep-ex": (199404, 200703),
+    "dg-ga": (199406, 199712),
+    "acc-phys": (199411, 199609),
+    "mtrl-th": (199411, 199609),
+    "supr-con": (199411, 199609),
+    "nucl-ex": (199412, 200703),
+    "q-alg": (199412, 199712),
+    "quant-ph": (199412, 200703),
+    "ao-sci": (199502, 199609),
+    "bayes-an": (199506, 199611),
+    "atom-ph": (199509, 199609),
+    "plasm-ph": (199509, 199609),
+    "math-ph": (199609, 200703),
+    "physics": (199610, 200703),
+    "q-bio": (200309, 200703),
+}
+"""The 34 archives that issued old-style ids, from arXiv's taxonomy (spec section 3)."""
+
+# -- modern ----------------------------------------------------------------------------------
+
+_MODERN_TAIL = re.compile(r"\.([0-9]{3,6})(?:v([0-9]+))?(?![A-Za-z0-9])")
+"""Anchor: the dot and the sequence number. 3 and 6 digits are caught only to report them as
+malformed when the token is clearly written as an arXiv id."""
+
+_ARXIV_CONTEXT = re.compile(
+    r"(?:(?i:arxiv)(?:[ \t]*:[ \t]*|[ \t]+|\.)"
+    r"|(?i:(?:arxiv|ar5iv|alphaxiv)(?:\.[a-z0-9-]+)*\.(?:org|com)/(?:[a-z0-9_.-]+/)*)"
+    r"|(?i:huggingface\.co/papers/|xxx\.lanl\.gov/(?:[a-z0-9_.-]+/)*))$"
+)
+"""What makes a token *written as* an arXiv id: an ``arXiv`` prefix or an arXiv URL path."""
+
+_CONTEXT_WINDOW = 80
+
+
+def _after_arxiv_dot(text: str, pos: int) -> bool:
+    """True when ``text[:pos]`` ends with ``arXiv.`` (the DOI-suffix style, any case)."""
+    return pos >= 6 and text[pos - 1] == "." and text[pos - 6 : pos - 1].lower() == "arxiv"
+
+
+def _written_as_arxiv(text: str, start: int) -> bool:
+    return _ARXIV_CONTEXT.search(text, max(0, start - _CONTEXT_WINDOW), start) is not None
+
+
+def _modern_problem(yymm: str, seq: str, version: str | None) -> str | None:
+    """Why ``yymm.seq[vN]`` cannot be a modern arXiv id, or None when it can."""
+    month = int(yymm[2:])
+    if not 1 <= month <= 12:
+        return f"month {yymm[2:]} is not 01-12"
+    if yymm < "0704":
+        return "modern arXiv ids start in April 2007 (0704); older papers use archive/YYMMNNN"
+    if int(seq) == 0:
+        return f"sequence number {seq} is never issued"
+    want = 4 if yymm <= "1412" else 5
+    if len(seq) != want:
+        era = "up to 1412" if want == 4 else "from 1501 on"
+        return f"ids {era} have {want} digits after the dot, not {len(seq)}"
+    if version is not None and int(version) == 0:
+        return "versions start at v1"
+    return None
+
+
+def find_arxiv(text: str) -> Iterator[Mention]:
+    """Modern arXiv ids, bare or as ``arXiv:``/``arXiv ``/URL forms, with an optional ``vN``.
+
+    A bare token that breaks the grammar (``1024.5678``: month 24) is a decimal, not an id, and
+    is skipped. The same token written *as* an id (``arXiv:1024.5678``, ``.../abs/...``, or with
+    a version suffix) is reported as malformed, since no paper can have it.
+    """
+    for m in _MODERN_TAIL.finditer(text):
+        dot = m.start()
+        left = dot
+        while left > 0 and dot - left < 8 and "0" <= text[left - 1] <= "9":
+            left -= 1
+        width = dot - left
+        if width == 0:
+            continue
+        before = text[left - 1] if left else ""
+        # "v1.2301.00001", "CVPR52688.2022.01042", "12301.00001": part of something else,
+        # except the DOI-suffix style "arXiv.2301.00001".
+        if (
+            before.isascii()
+            and (before.isalnum() or before == ".")
+            and not _after_arxiv_dot(text, left)
+        ):
+            continue
+        seq, version = m.group(1), m.group(2)
+        written_as_id = version is not None or _written_as_arxiv(text, left)
+        yymm = text[left:dot]
+        if width != 4:
+            problem: str | None = f"arXiv ids have 4 digits before the dot, not {width}"
+        elif len(seq) in (3, 6):
+            problem = f"arXiv ids have 4 or 5 digits after the dot, not {len(seq)}"
+        else:
+            problem = _modern_problem(yymm, seq, version)
+        if problem is not None and not written_as_id:
+            continue
+        canonical = f"{yymm}.{seq}"
+        yield Mention(
+            Identifier(SCHEME, canonical, int(version) if version else None),
+            left,
+            m.end(),
+            malformed=problem,
+        )
+
+
+# -- legacy ----------------------------------------------------------------------------------
+
+_LEGACY_TAIL = re.compile(r"/([0-9]{5,9})(?:v([0-9]+))?(?![A-Za-z0-9])")
+_ARCHIVE_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9\-])"  # a preceding dot is allowed here and checked by hand ("arXiv.")
+    r"(" + "|".join(sorted(map(re.escape, LEGACY_ARCHIVES), key=len, reverse=True)) + r")"
+    r"(?:\.([A-Za-z][A-Za-z\-]*[A-Za-z]))?$",
+    re.IGNORECASE,
+)
+_ARCHIVE_WINDOW = 40
+
+
+def _legacy_problem(digits: str, version: str | None, archive: str) -> str | None:
+    if len(digits) != 7:
+        return f"old-style arXiv ids have 7 digits after the slash, not {len(digits)}"
+    yy, mm, num = int(digits[:2]), int(digits[2:4]), digits[4:]
+    if not 1 <= mm <= 12:
+        return f"month {digits[2:4]} is not 01-12"
+    yyyymm = (1900 + yy if yy >= 91 else 2000 + yy) * 100 + mm
+    if not 199107 <= yyyymm <= 200703:
+        return "old-style arXiv ids run from 9107 to 0703; later papers use YYMM.NNNNN"
+    if num == "000":
+        return "number 000 is never issued"
+    if version is not None and int(version) == 0:
+        return "versions start at v1"
+    return None
+
+
+def find_arxiv_legacy(text: str) -> Iterator[Mention]:
+    """Old-style arXiv ids (``hep-th/9711200``, ``math.AG/0601001v2``) from the 34 archives.
+
+    The canonical form drops the subject class and the version: ``math/0601001``. Every token
+    of this shape names a known archive, so one that breaks the grammar is always malformed.
+    """
+    for m in _LEGACY_TAIL.finditer(text):
+        slash = m.start()
+        a = _ARCHIVE_BEFORE.search(text, max(0, slash - _ARCHIVE_WINDOW), slash)
+        if a is None:
+            continue
+        start = a.start()
+        if start and text[start - 1] == "." and not _after_arxiv_dot(text, start):
+            continue
+        archive = a.group(1).lower()
+        digits, version = m.group(1), m.group(2)
+        problem = _legacy_problem(digits, version, archive)
+        yield Mention(
+            Identifier(SCHEME, f"{archive}/{digits}", int(version) if version else None),
+            start,
+            m.end(),
+            malformed=problem,
+        )
+
+
+def parse_arxiv(token: str) -> Identifier | None:
+    """The identifier a whole string names, if it is exactly one valid arXiv id (any form)."""
+    token = token.strip()
+    for finder in (find_arxiv, find_arxiv_legacy):
+        for mention in finder(token):
+            if mention.malformed is None and mention.start == 0 and mention.end == len(token):
+                return mention.identifier
+    return None

@@ -1,0 +1,116 @@
+"""Running extractors over a text: the normalised view, overlap resolution, original offsets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from groundcheck.errors import PluginError
+from groundcheck.extractors.registry import Extractor, Registry, default_registry
+from groundcheck.model import Citation, Identifier, Mention
+from groundcheck.text import TextView, locate
+
+__all__ = ["extract", "find_mentions", "identifiers_in", "resolve_extractors"]
+
+
+def resolve_extractors(
+    registry: Registry | None = None, names: Iterable[str] | None = None
+) -> tuple[Extractor, ...]:
+    """The extractors to run: the registry's (default: the default registry), or those named."""
+    return (registry or default_registry()).select(names)
+
+
+def _run(extractor: Extractor, text: str) -> list[tuple[Mention, str]]:
+    try:
+        found = list(extractor.find(text))
+    except Exception as exc:
+        raise PluginError(
+            f"extractor {extractor.name!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    n = len(text)
+    for mention in found:
+        if not isinstance(mention, Mention):
+            raise PluginError(
+                f"extractor {extractor.name!r} yielded {type(mention).__name__}, not a Mention"
+            )
+        if mention.end > n:
+            raise PluginError(
+                f"extractor {extractor.name!r} reported a span {mention.start}:{mention.end} "
+                f"outside a text of {n} characters"
+            )
+    return [(m, extractor.name) for m in found]
+
+
+def find_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Mention, str]]:
+    """All mentions in ``text`` by position, each with the name of the extractor that found it.
+
+    Two extractors may report overlapping spans: the arXiv extractor sees ``2005.11401`` inside
+    the DOI ``10.48550/arXiv.2005.11401``. A mention inside another one that already names the
+    same work is dropped, so one written citation counts once; any other overlap keeps both,
+    and each is judged on its own.
+    """
+    found: list[tuple[Mention, str]] = []
+    for extractor in extractors:
+        found.extend(_run(extractor, text))
+    if len(found) < 2:
+        return found
+    found.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
+    kept: list[tuple[Mention, str]] = []
+    containers: list[Mention] = []  # kept mentions whose span may still contain later ones
+    for mention, name in found:
+        containers = [c for c in containers if c.end > mention.start]
+        if any(
+            c.start <= mention.start
+            and mention.end <= c.end
+            and (c is not mention)
+            and mention.identifier in c.keys
+            for c in containers
+        ):
+            continue
+        kept.append((mention, name))
+        containers.append(mention)
+    return kept
+
+
+def extract(
+    text: str,
+    registry: Registry | None = None,
+    *,
+    extractors: Sequence[Extractor] | None = None,
+) -> tuple[Citation, ...]:
+    """Every identifier cited in ``text``, with raw text, offsets, line and column.
+
+    Extraction runs on the normalised view (:class:`~groundcheck.text.TextView`) and reports
+    spans in ``text`` itself, so ``text[c.start:c.end] == c.raw`` for every citation.
+    Malformed tokens are included, marked by ``Citation.malformed``.
+    """
+    if extractors is None:
+        extractors = resolve_extractors(registry)
+    view = TextView.of(text)
+    mentions = find_mentions(view.text, extractors)
+    spans = [view.to_original(m.start, m.end) for m, _ in mentions]
+    places = locate(text, [s for s, _ in spans])
+    citations = []
+    for (mention, name), (start, end), (line, column) in zip(mentions, spans, places, strict=True):
+        citations.append(
+            Citation(
+                identifier=mention.identifier,
+                raw=text[start:end],
+                start=start,
+                end=end,
+                line=line,
+                column=column,
+                extractor=name,
+                malformed=mention.malformed,
+                aliases=mention.aliases,
+            )
+        )
+    return tuple(citations)
+
+
+def identifiers_in(text: str, extractors: Sequence[Extractor]) -> set[Identifier]:
+    """Every work a text names, under all its names; malformed tokens name nothing."""
+    found: set[Identifier] = set()
+    for mention, _ in find_mentions(TextView.of(text).text, extractors):
+        if mention.malformed is None:
+            found.update(mention.keys)
+    return found

@@ -1,0 +1,316 @@
+"""Where extractors live: an explicit registry object, a default one, and plug-in discovery.
+
+Lessons taken from eyecite, pluggy and fsspec: the registry is an object you can copy or build
+fresh (tests never touch global state), a name clash is an error unless ``replace=True`` is
+asked for, and entry points are discovered only when asked and imported only when first used,
+so a broken plug-in names itself instead of breaking every audit.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
+
+from groundcheck.errors import PluginError, RegistryError
+from groundcheck.model import Mention
+
+if TYPE_CHECKING:  # importlib.metadata costs ~40 ms; load it only when plug-ins are discovered
+    from importlib.metadata import EntryPoint
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "Extractor",
+    "FunctionExtractor",
+    "Registry",
+    "default_registry",
+    "register_extractor",
+]
+
+ENTRY_POINT_GROUP = "groundcheck.extractors"
+
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*")
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Finds identifiers of one family in a text.
+
+    ``find`` receives the normalised view of a report or of a tool output (see
+    :mod:`groundcheck.text`) and yields :class:`~groundcheck.model.Mention` objects whose
+    offsets index that string. It never sees evidence and never decides whether a mention is
+    grounded: that is the checks' job.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    def find(self, text: str) -> Iterable[Mention]: ...
+
+
+class FunctionExtractor:
+    """Adapts a plain function ``text -> Iterable[Mention]`` to the :class:`Extractor` protocol."""
+
+    __slots__ = ("_description", "_func", "_name")
+
+    def __init__(self, name: str, func: Callable[[str], Iterable[Mention]], description: str = ""):
+        self._name = name
+        self._func = func
+        doc = (func.__doc__ or "").strip().splitlines()
+        self._description = description or (doc[0] if doc else "")
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def description(self) -> str:
+        return self._description
+
+    def find(self, text: str) -> Iterable[Mention]:
+        return self._func(text)
+
+    def __repr__(self) -> str:
+        return f"FunctionExtractor({self._name!r}, {self._func!r})"
+
+
+class _Entry:
+    """A registered extractor, or an entry point that will become one when first used."""
+
+    __slots__ = ("_lock", "entry_point", "extractor", "name", "source")
+
+    def __init__(
+        self,
+        name: str,
+        source: str,
+        extractor: Extractor | None = None,
+        entry_point: EntryPoint | None = None,
+    ):
+        self.name = name
+        self.source = source
+        self.extractor = extractor
+        self.entry_point = entry_point
+        self._lock = threading.Lock()
+
+    def load(self) -> Extractor:
+        if self.extractor is not None:
+            return self.extractor
+        with self._lock:
+            if self.extractor is None:
+                if self.entry_point is None:  # pragma: no cover - constructor guarantees one
+                    raise PluginError(f"extractor {self.name!r} has nothing to load")
+                self.extractor = _load_entry_point(self.name, self.entry_point)
+        return self.extractor
+
+
+def _load_entry_point(name: str, ep: EntryPoint) -> Extractor:
+    where = f"extractor plug-in {name!r} ({ep.value})"
+    try:
+        obj = ep.load()
+    except Exception as exc:
+        raise PluginError(f"{where} failed to import: {type(exc).__name__}: {exc}") from exc
+    try:
+        return _coerce(obj, name)
+    except RegistryError as exc:
+        raise PluginError(f"{where}: {exc}") from exc
+
+
+def _coerce(obj: Any, name: str | None) -> Extractor:
+    """Accept an Extractor instance, a class that builds one, or a plain function."""
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise RegistryError(f"cannot instantiate {obj.__name__}: {exc}") from exc
+    if isinstance(obj, Extractor):
+        if name is not None and obj.name != name:
+            raise RegistryError(f"extractor names itself {obj.name!r}, registered as {name!r}")
+        return obj
+    if callable(obj):
+        fname = name or getattr(obj, "__name__", "").replace("_", "-")
+        return FunctionExtractor(fname, obj)
+    raise RegistryError(
+        f"{obj!r} is not an extractor: give a function text -> mentions, "
+        "or an object with .name, .description and .find(text)"
+    )
+
+
+def _check_name(name: str) -> str:
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise RegistryError(
+            f"extractor name {name!r} is not valid: use lower-case letters, digits and "
+            "single '-', '_' or '.' separators (e.g. 'pmid', 'arxiv-legacy')"
+        )
+    return name
+
+
+class Registry:
+    """An ordered set of named extractors.
+
+    Order matters only for display; results never depend on it, because overlapping mentions
+    are resolved by position (see :func:`groundcheck.extractors.extract`).
+    """
+
+    def __init__(self, extractors: Iterable[Extractor] = ()) -> None:
+        self._entries: dict[str, _Entry] = {}
+        self._lock = threading.Lock()
+        for ex in extractors:
+            self.register(ex)
+
+    # -- registration -----------------------------------------------------------------------
+
+    def register(
+        self,
+        extractor: Extractor | Callable[[str], Iterable[Mention]],
+        *,
+        name: str | None = None,
+        replace: bool = False,
+        source: str = "user",
+    ) -> Extractor:
+        """Add an extractor; a clash with an existing name is an error unless ``replace``."""
+        ex = _coerce(extractor, name)
+        self._add(_Entry(_check_name(ex.name), source, extractor=ex), replace=replace)
+        return ex
+
+    @overload
+    def extractor(self, func: Callable[[str], Iterable[Mention]], /) -> Extractor: ...
+
+    @overload
+    def extractor(
+        self, name: str | None = None, /, *, replace: bool = False
+    ) -> Callable[[Callable[[str], Iterable[Mention]]], Extractor]: ...
+
+    def extractor(self, func_or_name: Any = None, /, *, replace: bool = False) -> Any:
+        """Decorator form of :meth:`register`: ``@registry.extractor("pmid")``."""
+        if callable(func_or_name) and not isinstance(func_or_name, str):
+            return self.register(func_or_name)
+
+        def decorate(func: Callable[[str], Iterable[Mention]]) -> Extractor:
+            return self.register(func, name=func_or_name, replace=replace)
+
+        return decorate
+
+    def unregister(self, name: str) -> None:
+        with self._lock:
+            if name not in self._entries:
+                raise RegistryError(
+                    f"no extractor named {name!r}; known: {', '.join(self.names())}"
+                )
+            del self._entries[name]
+
+    def discover(self, group: str = ENTRY_POINT_GROUP, *, replace: bool = False) -> list[str]:
+        """Register every entry point of ``group``; each is imported only when first used.
+
+        Returns the names added. A plug-in whose name clashes with a registered extractor is
+        an error (pass ``replace=True`` to let plug-ins win); re-discovering the same entry
+        point is a no-op, so calling this twice is safe.
+        """
+        from importlib.metadata import entry_points
+
+        added = []
+        for ep in sorted(entry_points(group=group), key=lambda e: (e.name, e.value)):
+            name = _check_name(ep.name)
+            current = self._entries.get(name)
+            if current is not None and current.entry_point == ep:
+                continue
+            source = f"entry point {ep.value}"
+            dist = getattr(ep, "dist", None)
+            if dist is not None:
+                source = f"{dist.name} {dist.version} ({ep.value})"
+            self._add(_Entry(name, source, entry_point=ep), replace=replace)
+            added.append(name)
+        return added
+
+    def _add(self, entry: _Entry, *, replace: bool) -> None:
+        with self._lock:
+            existing = self._entries.get(entry.name)
+            if existing is not None and not replace:
+                raise RegistryError(
+                    f"an extractor named {entry.name!r} is already registered "
+                    f"(from {existing.source}); pass replace=True to override it"
+                )
+            self._entries[entry.name] = entry
+
+    # -- lookup -------------------------------------------------------------------------------
+
+    def get(self, name: str) -> Extractor:
+        entry = self._entries.get(name)
+        if entry is None:
+            raise RegistryError(f"no extractor named {name!r}; known: {', '.join(self.names())}")
+        return entry.load()
+
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def source(self, name: str) -> str:
+        entry = self._entries.get(name)
+        if entry is None:
+            raise RegistryError(f"no extractor named {name!r}")
+        return entry.source
+
+    def select(self, names: Iterable[str] | None) -> tuple[Extractor, ...]:
+        """The extractors to run: all of them, or those named (unknown names are an error)."""
+        if names is None:
+            return tuple(self)
+        return tuple(self.get(n) for n in names)
+
+    def copy(self) -> Registry:
+        clone = Registry()
+        clone._entries = dict(self._entries)
+        return clone
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[Extractor]:
+        for entry in list(self._entries.values()):
+            yield entry.load()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"Registry({self.names()!r})"
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def default_registry() -> Registry:
+    """The registry ``audit()`` and the CLI use unless given another: built-ins plus yours."""
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                from groundcheck.extractors.builtin import builtin_registry
+
+                _default = builtin_registry()
+    return _default
+
+
+@overload
+def register_extractor(func: Callable[[str], Iterable[Mention]], /) -> Extractor: ...
+
+
+@overload
+def register_extractor(
+    name: str | None = None, /, *, replace: bool = False
+) -> Callable[[Callable[[str], Iterable[Mention]]], Extractor]: ...
+
+
+def register_extractor(func_or_name: Any = None, /, *, replace: bool = False) -> Any:
+    """Register a function as an extractor in the default registry.
+
+    ::
+
+        @groundcheck.register_extractor("pmid")
+        def pmid(text):
+            for m in PMID.finditer(text):
+                yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+    """
+    return default_registry().extractor(func_or_name, replace=replace)

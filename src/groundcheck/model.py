@@ -1,0 +1,378 @@
+"""The data groundcheck passes between stages: identifiers, citations, evidence, findings, verdicts.
+
+Every class is frozen: a verdict is a record of what was checked, and nothing downstream may
+quietly rewrite it. Use :func:`attrs.evolve` to derive a changed copy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from attrs import field, frozen
+
+from groundcheck.errors import UngroundedReportError
+
+__all__ = [
+    "ERROR",
+    "SCHEMA",
+    "WARNING",
+    "Citation",
+    "Evidence",
+    "EvidenceSet",
+    "Finding",
+    "Grounding",
+    "Identifier",
+    "Mention",
+    "Severity",
+    "Verdict",
+]
+
+SCHEMA = "groundcheck.verdict/1"
+"""Version tag of the verdict JSON. Bumped only when a key is removed or changes meaning."""
+
+Severity = Literal["error", "warning"]
+ERROR: Severity = "error"
+WARNING: Severity = "warning"
+_SEVERITY_RANK = {ERROR: 0, WARNING: 1}
+
+
+def _non_empty(instance: object, attribute: Any, value: str) -> None:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{attribute.name} must be a non-empty string, got {value!r}")
+
+
+def _non_negative(instance: object, attribute: Any, value: int) -> None:
+    if not isinstance(value, int) or value < 0:
+        raise ValueError(f"{attribute.name} must be a non-negative int, got {value!r}")
+
+
+@frozen(order=False)
+class Identifier:
+    """One work, named in one scheme: ``arxiv:2005.11401``, ``doi:10.1000/xyz``.
+
+    ``id`` is the canonical form (see the identifier spec), so equal works compare equal
+    however they were written. The version is kept for display and for version-aware checks,
+    but it is *not* part of identity: ``2005.11401v2`` and ``2005.11401`` name the same paper.
+    """
+
+    scheme: str = field(validator=_non_empty)
+    id: str = field(validator=_non_empty)
+    version: int | None = field(default=None, eq=False)
+
+    def __str__(self) -> str:
+        return f"{self.scheme}:{self.id}"
+
+    @property
+    def display(self) -> str:
+        """How a person would write it back: the canonical id with its version, if any."""
+        return self.id if self.version is None else f"{self.id}v{self.version}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scheme": self.scheme, "id": self.id}
+
+
+@frozen
+class Mention:
+    """What an extractor reports: an identifier found at ``text[start:end]``.
+
+    Offsets are in the text the extractor was given. ``malformed`` holds a reason when the
+    token is written *as* an identifier (prefix, URL, version suffix) but breaks its grammar;
+    such a mention can never be grounded. ``aliases`` are other names of the same work, e.g.
+    the arXiv id inside the arXiv DOI ``10.48550/arXiv.2005.11401``.
+    """
+
+    identifier: Identifier
+    start: int = field(validator=_non_negative)
+    end: int = field(validator=_non_negative)
+    malformed: str | None = None
+    aliases: tuple[Identifier, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        if self.end < self.start:
+            raise ValueError(f"mention ends ({self.end}) before it starts ({self.start})")
+
+    @property
+    def keys(self) -> tuple[Identifier, ...]:
+        """Every name under which evidence can ground this mention."""
+        return (self.identifier, *self.aliases)
+
+
+@frozen
+class Citation:
+    """A mention placed in the original report: raw text, offsets, 1-based line and column.
+
+    ``text[start:end] == raw`` always holds for the text the citation was extracted from, even
+    when extraction ran on a normalised view (zero-width characters, fullwidth digits).
+    """
+
+    identifier: Identifier
+    raw: str
+    start: int = field(validator=_non_negative)
+    end: int = field(validator=_non_negative)
+    line: int = field(validator=_non_negative)
+    column: int = field(validator=_non_negative)
+    extractor: str = ""
+    malformed: str | None = None
+    aliases: tuple[Identifier, ...] = ()
+
+    @property
+    def scheme(self) -> str:
+        return self.identifier.scheme
+
+    @property
+    def id(self) -> str:
+        return self.identifier.id
+
+    @property
+    def keys(self) -> tuple[Identifier, ...]:
+        return (self.identifier, *self.aliases)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scheme": self.identifier.scheme,
+            "id": self.identifier.id,
+            "version": self.identifier.version,
+            "raw": self.raw,
+            "start": self.start,
+            "end": self.end,
+            "line": self.line,
+            "column": self.column,
+            "malformed": self.malformed is not None,
+        }
+
+
+@frozen
+class Evidence:
+    """What one tool call returned, reduced to what the checks need.
+
+    ``identifiers`` and ``titles`` come from the call's *output* only; the agent's own
+    arguments are never evidence. ``recorded`` is false when the trace format did not keep the
+    output at all, which is different from an output that was empty.
+    """
+
+    tool: str
+    call_id: str
+    identifiers: frozenset[Identifier] = frozenset()
+    titles: tuple[str, ...] = ()
+    empty: bool = False
+    errored: bool = False
+    recorded: bool = True
+    source: str | None = None
+
+    @property
+    def returned_nothing(self) -> bool:
+        """True when this call gave the agent nothing to cite: empty, failed, or unrecorded."""
+        return self.empty or self.errored
+
+
+def _loose_doi(doi: str) -> str:
+    # A line-end hyphen inside a DOI is ambiguous: the text view rejoins "0031-\n9163" as
+    # "00319163". Comparing DOIs without hyphens as a fallback keeps such a citation grounded.
+    return doi.replace("-", "")
+
+
+def _as_calls(calls: Iterable[Evidence]) -> tuple[Evidence, ...]:
+    return tuple(calls)
+
+
+@frozen
+class EvidenceSet:
+    """All tool calls of one run, with an index from identifier to the calls that returned it."""
+
+    calls: tuple[Evidence, ...] = field(converter=_as_calls, default=())
+    _index: dict[Identifier, tuple[str, ...]] = field(init=False, eq=False, repr=False)
+    _loose: dict[str, tuple[str, ...]] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        index: dict[Identifier, list[str]] = {}
+        loose: dict[str, list[str]] = {}
+        for call in self.calls:
+            for ident in call.identifiers:
+                index.setdefault(ident, []).append(call.call_id)
+                if ident.scheme == "doi":
+                    loose.setdefault(_loose_doi(ident.id), []).append(call.call_id)
+        object.__setattr__(self, "_index", {k: tuple(v) for k, v in index.items()})
+        object.__setattr__(self, "_loose", {k: tuple(v) for k, v in loose.items()})
+
+    @classmethod
+    def merge(cls, sets: Iterable[EvidenceSet]) -> EvidenceSet:
+        """One evidence set from several transcripts of the same run."""
+        return cls(tuple(call for s in sets for call in s.calls))
+
+    @property
+    def identifiers(self) -> frozenset[Identifier]:
+        return frozenset(self._index)
+
+    @property
+    def empty_calls(self) -> int:
+        return sum(1 for c in self.calls if c.empty and not c.errored)
+
+    @property
+    def errored_calls(self) -> int:
+        return sum(1 for c in self.calls if c.errored)
+
+    @property
+    def unrecorded_calls(self) -> tuple[Evidence, ...]:
+        return tuple(c for c in self.calls if not c.recorded)
+
+    def __len__(self) -> int:
+        return len(self.calls)
+
+    def calls_returning(self, keys: Iterable[Identifier]) -> tuple[str, ...]:
+        """Ids of the calls whose output holds any of ``keys``, in call order, without repeats."""
+        found: dict[str, None] = {}
+        for key in keys:
+            for call_id in self._index.get(key, ()):
+                found[call_id] = None
+        if not found:
+            for key in keys:
+                if key.scheme == "doi":
+                    for call_id in self._loose.get(_loose_doi(key.id), ()):
+                        found[call_id] = None
+        return tuple(found)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": len(self.calls),
+            "empty_calls": self.empty_calls,
+            "errored_calls": self.errored_calls,
+            "unrecorded_calls": len(self.unrecorded_calls),
+            "identifiers": [
+                i.to_dict() for i in sorted(self._index, key=lambda i: (i.scheme, i.id))
+            ],
+        }
+
+
+@frozen
+class Finding:
+    """One thing the audit reports, under a stable kebab-case ``code`` users can grep for."""
+
+    code: str = field(validator=_non_empty)
+    severity: Severity
+    message: str
+    citation: Citation | None = None
+    calls: tuple[str, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        if self.severity not in _SEVERITY_RANK:
+            raise ValueError(f"severity must be 'error' or 'warning', got {self.severity!r}")
+
+    def sort_key(self) -> tuple[int, int, str, str]:
+        start = -1 if self.citation is None else self.citation.start
+        return (start, _SEVERITY_RANK[self.severity], self.code, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        cited = None
+        if self.citation is not None:
+            c = self.citation
+            cited = {
+                "scheme": c.scheme,
+                "id": c.id,
+                "raw": c.raw,
+                "start": c.start,
+                "end": c.end,
+                "line": c.line,
+                "column": c.column,
+            }
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "citation": cited,
+            "calls": list(self.calls),
+        }
+
+
+@frozen
+class Grounding:
+    """A citation and the tool calls whose output holds its work (none: not grounded)."""
+
+    citation: Citation
+    calls: tuple[str, ...] = ()
+
+    @property
+    def grounded(self) -> bool:
+        return bool(self.calls)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.citation.to_dict()
+        out["grounded"] = self.grounded
+        out["evidence"] = list(self.calls)
+        return out
+
+
+def _severity_count(findings: Iterable[Finding], severity: Severity) -> int:
+    return sum(1 for f in findings if f.severity == severity)
+
+
+@frozen
+class Verdict:
+    """The outcome of one audit. ``ok`` is false as soon as any finding is an error."""
+
+    findings: tuple[Finding, ...]
+    citations: tuple[Grounding, ...]
+    evidence: EvidenceSet
+    report_chars: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity == ERROR for f in self.findings)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == ERROR)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == WARNING)
+
+    def fails(self, fail_on: Severity = ERROR) -> bool:
+        """True when a finding is at least as severe as ``fail_on`` (the CI gate)."""
+        if fail_on not in _SEVERITY_RANK:
+            raise ValueError(f"fail_on must be 'error' or 'warning', got {fail_on!r}")
+        limit = _SEVERITY_RANK[fail_on]
+        return any(_SEVERITY_RANK[f.severity] <= limit for f in self.findings)
+
+    def raise_for_status(self, fail_on: Severity = ERROR) -> Verdict:
+        """Raise :class:`UngroundedReportError` if the verdict fails; otherwise return it."""
+        if self.fails(fail_on):
+            limit = _SEVERITY_RANK[fail_on]
+            worst = [f for f in self.findings if _SEVERITY_RANK[f.severity] <= limit]
+            lines = "\n".join(f"  {f.severity} {f.code}: {f.message}" for f in worst[:20])
+            more = f"\n  … and {len(worst) - 20} more" if len(worst) > 20 else ""
+            raise UngroundedReportError(
+                f"report is not grounded in its tool outputs ({len(worst)} finding(s)):\n"
+                f"{lines}{more}",
+                self,
+            )
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        findings = sorted(self.findings, key=Finding.sort_key)
+        citations = sorted(self.citations, key=lambda g: (g.citation.start, g.citation.end))
+        grounded = sum(1 for g in self.citations if g.grounded)
+        return {
+            "schema": SCHEMA,
+            "ok": self.ok,
+            "summary": {
+                "errors": _severity_count(self.findings, ERROR),
+                "warnings": _severity_count(self.findings, WARNING),
+                "citations": len(self.citations),
+                "grounded": grounded,
+                "report_chars": self.report_chars,
+            },
+            "findings": [f.to_dict() for f in findings],
+            "citations": [g.to_dict() for g in citations],
+            "evidence": self.evidence.to_dict(),
+        }
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """Deterministic JSON: same verdict, same bytes, whatever the hash seed."""
+        return dumps(self.to_dict(), indent=indent)
+
+
+def dumps(data: Mapping[str, Any] | list[Any], *, indent: int | None = 2) -> str:
+    """The one JSON encoder for everything groundcheck prints, so all outputs agree on format."""
+    return json.dumps(data, ensure_ascii=False, indent=indent) + ("\n" if indent else "")

@@ -1,0 +1,64 @@
+"""Verdicts and citations as text for people and JSON for programs. Renderers never decide."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from groundcheck.model import Citation, Finding, Verdict, dumps
+
+__all__ = ["citations_json", "citations_text", "verdict_json", "verdict_text"]
+
+
+def _where(path: str, finding: Finding) -> str:
+    c = finding.citation
+    return path if c is None else f"{path}:{c.line}:{c.column}"
+
+
+def verdict_text(verdict: Verdict, path: str = "report") -> str:
+    """Compiler-style lines (``file:line:col: severity: code: message``) then one summary line.
+
+    The format is the one editors and CI annotators already parse, so a finding is one click
+    away from the citation that caused it.
+    """
+    lines = [
+        f"{_where(path, f)}: {f.severity}: {f.code}: {f.message}"
+        for f in sorted(verdict.findings, key=Finding.sort_key)
+    ]
+    lines.append(summary_line(verdict))
+    return "\n".join(lines) + "\n"
+
+
+def summary_line(verdict: Verdict) -> str:
+    ev = verdict.evidence
+    grounded = sum(1 for g in verdict.citations if g.grounded)
+    errors, warnings = len(verdict.errors), len(verdict.warnings)
+    status = "ok" if verdict.ok else "FAIL"
+    calls = len(ev.calls)
+    return (
+        f"{status}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+        f" | {len(verdict.citations)} cited, {grounded} grounded"
+        f" | {calls} tool call{'s' * (calls != 1)} ({ev.empty_calls} empty, "
+        f"{ev.errored_calls} failed), {len(ev.identifiers)} identifiers returned"
+    )
+
+
+def verdict_json(verdict: Verdict) -> str:
+    return verdict.to_json()
+
+
+def citations_text(citations: Sequence[Citation], path: str = "report") -> str:
+    """One line per citation: place, scheme, canonical id, and what was written."""
+    out = []
+    for c in citations:
+        note = f"  malformed: {c.malformed}" if c.malformed else ""
+        out.append(
+            f"{path}:{c.line}:{c.column}: {c.scheme} {c.identifier.display}  {c.raw!r}{note}"
+        )
+    out.append(f"{len(citations)} identifier{'s' * (len(citations) != 1)} found")
+    return "\n".join(out) + "\n"
+
+
+def citations_json(citations: Sequence[Citation]) -> str:
+    data: list[Any] = [c.to_dict() for c in citations]
+    return dumps(data)

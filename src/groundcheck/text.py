@@ -1,0 +1,194 @@
+"""The matching view of a text: what extractors read, with offsets mapped back to the original.
+
+Agents (and prompt injections in tool output) write identifiers in forms a plain regex does not
+see: fullwidth digits, zero-width spaces, soft hyphens, an id broken across lines by a hyphen.
+Extraction therefore runs on a normalised *view*; every span it reports is mapped back so the
+user sees, and can fix, the exact characters they wrote. Plain ASCII text with no broken lines
+(the common case) takes a fast path: the view *is* the text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterator
+
+from attrs import field, frozen
+
+__all__ = ["TextView", "line_starts", "locate"]
+
+INVISIBLE = frozenset(
+    "\u00ad"  # soft hyphen
+    "\u034f"  # combining grapheme joiner
+    "\u061c"  # arabic letter mark
+    "\u115f\u1160\u17b4\u17b5\u180e"  # fillers, mongolian vowel separator
+    "\u200b\u200c\u200d\u200e\u200f"  # zero-width space/non-joiner/joiner, LRM, RLM
+    "\u202a\u202b\u202c\u202d\u202e"  # bidi embeddings and overrides
+    "\u2060\u2061\u2062\u2063\u2064"  # word joiner, invisible operators
+    "\u2066\u2067\u2068\u2069"  # bidi isolates
+    "\u3164\ufeff\uffa0"  # hangul filler, BOM / zero-width no-break space, halfwidth filler
+)
+"""Characters removed from the view: they render as nothing, so an id containing them reads
+as the id to a person and must read so to the extractor too."""
+
+HYPHENS = {"\u2010": "-", "\u2011": "-", "\u2212": "-"}
+"""Typographic hyphens folded to ASCII '-' (NFKC keeps them): ``hep‐th/9711200`` is ``hep-th``."""
+
+# A hyphen at a line end between two digits (or a dot and a digit) splits a number, not a word:
+# "2005.114-\n01" is 2005.11401. Between letters it is kept, since "hep-\nth" is really hep-th.
+# Both patterns start with a literal so the regex engine can skip ahead instead of testing
+# every position; the character before the hyphen is checked by hand.
+_LINE_BREAK = re.compile(r"-[ \t]*\r?\n[ \t]*(?=[0-9])")
+_SPECIAL = re.compile(r"-[ \t]*\r?\n[ \t]*(?=[0-9])|[^\x00-\x7f]+")
+_NUMBER_END = frozenset("0123456789.")
+
+
+def _has_broken_number(text: str) -> bool:
+    return any(m.start() and text[m.start() - 1] in _NUMBER_END for m in _LINE_BREAK.finditer(text))
+
+
+def _fold(ch: str, _cache: dict[str, str] = {}) -> str:  # noqa: B006 - deliberate memo
+    """The view of one non-ASCII character; memoised because reports repeat few characters."""
+    out = _cache.get(ch)
+    if out is None:
+        if ch in INVISIBLE:
+            out = ""
+        elif ch in HYPHENS:
+            out = HYPHENS[ch]
+        else:
+            out = unicodedata.normalize("NFKC", ch)
+            # NFKC may produce characters that are themselves invisible or typographic hyphens.
+            if any(c in INVISIBLE or c in HYPHENS for c in out):
+                out = "".join(HYPHENS.get(c, c) for c in out if c not in INVISIBLE)
+        if len(_cache) < 100_000:
+            _cache[ch] = out
+    return out
+
+
+@frozen
+class TextView:
+    """A normalised copy of ``original`` plus the map from view offsets to original offsets.
+
+    The map is a list of segments ``(view_start, original_start, view_len, original_len)``;
+    a segment is either a verbatim copy (equal lengths) or one replaced unit (a character that
+    NFKC expanded, or a rejoined line break). Positions inside a copy map exactly; a position
+    inside a replacement maps to the whole replaced unit, so spans never cut a character.
+    """
+
+    original: str
+    text: str
+    _view_starts: list[int] = field(factory=list, repr=False)
+    _segments: list[tuple[int, int, int, int]] = field(factory=list, repr=False)
+
+    @classmethod
+    def of(cls, original: str) -> TextView:
+        if original.isascii() and not _has_broken_number(original):
+            return cls(original, original)
+        return cls._build(original)
+
+    @classmethod
+    def _build(cls, original: str) -> TextView:
+        pieces: list[str] = []
+        segments: list[tuple[int, int, int, int]] = []
+        vpos = 0
+        opos = 0
+
+        def copy(upto: int) -> None:
+            nonlocal vpos, opos
+            if upto > opos:
+                n = upto - opos
+                pieces.append(original[opos:upto])
+                _add(segments, vpos, opos, n, n)
+                vpos += n
+                opos = upto
+
+        for m in _SPECIAL.finditer(original):
+            start, end = m.span()
+            copy(start)
+            run = m.group()
+            if run[0] == "-":
+                if pieces and pieces[-1][-1:] in _NUMBER_END:
+                    opos = end  # a number broken across lines: drop the hyphen and the break
+                continue
+            if unicodedata.is_normalized("NFKC", run) and not _has_invisible_or_hyphen(run):
+                copy(end)
+                continue
+            for ch in run:
+                out = _fold(ch)
+                if out == ch:
+                    copy(opos + 1)
+                    continue
+                if out:
+                    pieces.append(out)
+                    segments.append((vpos, opos, len(out), 1))
+                    vpos += len(out)
+                opos += 1
+        copy(len(original))
+        view = "".join(pieces)
+        return cls(original, view, [s[0] for s in segments], segments)
+
+    @property
+    def is_identity(self) -> bool:
+        return self.text is self.original
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a view span to the original span that shows the same characters."""
+        if self.is_identity:
+            return start, end
+        return self._map_start(start), self._map_end(end, start)
+
+    def _map_start(self, pos: int) -> int:
+        k = bisect_right(self._view_starts, pos) - 1
+        if k < 0:
+            return 0
+        vstart, ostart, vlen, olen = self._segments[k]
+        if pos >= vstart + vlen:  # past the last segment: the end of the original
+            return ostart + olen
+        return ostart + (pos - vstart) if vlen == olen else ostart
+
+    def _map_end(self, pos: int, start: int) -> int:
+        if pos <= start:
+            return self._map_start(pos)
+        k = bisect_right(self._view_starts, pos - 1) - 1
+        vstart, ostart, vlen, olen = self._segments[k]
+        return ostart + (pos - vstart) if vlen == olen else ostart + olen
+
+
+def _add(
+    segments: list[tuple[int, int, int, int]], vpos: int, opos: int, vlen: int, olen: int
+) -> None:
+    """Append a verbatim segment, merging it into the previous one when they are contiguous."""
+    if segments:
+        pv, po, pvl, pol = segments[-1]
+        if pvl == pol and pv + pvl == vpos and po + pol == opos:
+            segments[-1] = (pv, po, pvl + vlen, pol + olen)
+            return
+    segments.append((vpos, opos, vlen, olen))
+
+
+def _has_invisible_or_hyphen(run: str) -> bool:
+    return any(ch in INVISIBLE or ch in HYPHENS for ch in run)
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets at which each line of ``text`` starts (line 1 starts at 0)."""
+    starts = [0]
+    starts.extend(m.end() for m in re.finditer("\n", text))
+    return starts
+
+
+def locate(text: str, offsets: list[int]) -> Iterator[tuple[int, int]]:
+    """1-based (line, column) of each sorted offset, in one forward pass over ``text``."""
+    line = 1
+    line_start = 0
+    scanned = 0
+    for off in offsets:
+        if off < scanned:
+            raise ValueError("offsets must be sorted")
+        newlines = text.count("\n", scanned, off)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", scanned, off) + 1
+        scanned = off
+        yield line, off - line_start + 1
