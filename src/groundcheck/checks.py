@@ -81,7 +81,8 @@ def _evidence_phrase(evidence: EvidenceSet) -> str:
     returned = len(evidence.identifiers)
     if returned == 0:
         return f"{_plural(calls, 'tool call')} returned no identifiers"
-    return f"{_plural(calls, 'tool call')} returned {_plural(returned, 'other identifier')}"
+    returned_phrase = _plural(returned, "identifier")
+    return f"{_plural(calls, 'tool call')} returned {returned_phrase}, none of them this one"
 
 
 class FabricatedIds:

@@ -92,7 +92,7 @@ def iter_records(path: str | Path) -> Iterator[tuple[int | None, Any]]:
             return
         first = True
         for number, raw in enumerate(stream, 1):
-            text = decode(raw, name, number)
+            text = decode(raw, name, number).rstrip("\r\n")
             if not text.strip():
                 continue
             if first and text.lstrip().startswith("{"):
@@ -105,7 +105,7 @@ def iter_records(path: str | Path) -> Iterator[tuple[int | None, Any]]:
                     ) from None
                 except json.JSONDecodeError:
                     rest = decode(stream.read(), name, number + 1)
-                    yield number, _loads(text + rest, name, number)
+                    yield number, _loads(text + "\n" + rest, name, number)
                     return
                 yield number, value
                 continue

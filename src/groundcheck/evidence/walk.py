@@ -34,6 +34,12 @@ class FlatOutput:
 _NOT_JSON = object()
 
 
+class _Key(str):
+    """A dict key on the walk's stack: searched as text, but never a sign of content."""
+
+    __slots__ = ()
+
+
 def _embedded_json(s: str) -> Any:
     stripped = s.strip()
     if len(stripped) < 2 or len(stripped) > _MAX_EMBEDDED_JSON:
@@ -61,7 +67,9 @@ def flatten(output: Any) -> FlatOutput:
     stack: list[tuple[Any, str | None]] = [(output, None)]
     while stack:
         value, key = stack.pop()
-        if isinstance(value, str):
+        if type(value) is _Key:
+            texts.append(value)  # keys are returned data too, but never make it non-empty
+        elif isinstance(value, str):
             texts.append(value)
             if not value.strip():
                 continue
@@ -77,8 +85,8 @@ def flatten(output: Any) -> FlatOutput:
         elif isinstance(value, Mapping):
             for k, v in list(value.items())[::-1]:
                 k_str = str(k)
-                texts.append(k_str)  # keys are returned data too, but never make it non-empty
                 stack.append((v, k_str))
+                stack.append((_Key(k_str), None))
         elif isinstance(value, (list, tuple)):
             stack.extend((item, key) for item in reversed(value))
         elif value is None:
@@ -87,8 +95,9 @@ def flatten(output: Any) -> FlatOutput:
             empty = False
             if isinstance(value, bool):
                 continue
-            if not isinstance(value, (int, float)) or (
-                key is not None and any(k in key.lower() for k in _NUMBER_KEYS)
-            ):
+            if not isinstance(value, (int, float)):
                 texts.append(str(value))
+            elif key is not None and any(k in key.lower() for k in _NUMBER_KEYS):
+                # "pmid: 123" rather than "123": an extractor that needs the label finds it.
+                texts.append(f"{key}: {value}")
     return FlatOutput("\n\n".join(texts), tuple(titles), empty)

@@ -9,6 +9,7 @@ keeps extraction linear and faster than the single ``\\b\\d{4}\\.\\d{4,5}\\b`` i
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from groundcheck.model import Identifier, Mention
@@ -63,9 +64,15 @@ LEGACY_ARCHIVES: dict[str, tuple[int, int]] = {
 
 # -- modern ----------------------------------------------------------------------------------
 
-_MODERN_TAIL = re.compile(r"\.([0-9]{3,6})(?:v([0-9]+))?(?![A-Za-z0-9])")
-"""Anchor: the dot and the sequence number. 3 and 6 digits are caught only to report them as
-malformed when the token is clearly written as an arXiv id."""
+_MODERN_TAIL = re.compile(r"\.(?<=[0-9]{4}\.)([0-9]{3,6})(?:v([0-9]+))?(?![A-Za-z0-9])")
+"""Anchor: a dot after four digits, and the sequence number. The literal dot comes first so
+the engine can search for it; the lookbehind then drops sentence dots and short decimals at
+once. 3 and 6 digits are caught only to report them as malformed when the token is clearly
+written as an arXiv id."""
+
+_SHORT_HEAD = re.compile(r"(?<![0-9.])([0-9]{1,3})\.([0-9]+)(?:v([0-9]+))?(?![A-Za-z0-9])")
+"""Fewer than four digits before the dot: malformed, but only looked for right after an arXiv
+prefix or URL (``arXiv:230.12345``), since elsewhere it is an ordinary number."""
 
 _ARXIV_CONTEXT = re.compile(
     r"(?:(?i:arxiv)(?:[ \t]*:[ \t]*|[ \t]+|\.)"
@@ -82,8 +89,72 @@ def _after_arxiv_dot(text: str, pos: int) -> bool:
     return pos >= 6 and text[pos - 1] == "." and text[pos - 6 : pos - 1].lower() == "arxiv"
 
 
-def _written_as_arxiv(text: str, start: int) -> bool:
-    return _ARXIV_CONTEXT.search(text, max(0, start - _CONTEXT_WINDOW), start) is not None
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_CONTEXT_HINTS = ("xiv", "5iv", "huggingface", "lanl")
+"""Substrings every arXiv context contains (arxiv, alphaxiv, ar5iv, huggingface, xxx.lanl)."""
+
+
+class _ArxivContext:
+    """Answers "is this position written after an arXiv prefix or URL?" for one text.
+
+    Most candidates are plain decimals with no arXiv anywhere near, so the positions of the
+    hint substrings are found once (a few ms per 10 MB, and only if a candidate needs it) and
+    each question is a binary search; the exact regex runs only near a hint.
+    """
+
+    __slots__ = ("_hints", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._hints: list[int] | None = None
+
+    def _find_hints(self) -> list[int]:
+        text = self._text
+        # Length-preserving lower-casing, so positions stay valid for non-ASCII text too.
+        lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+        hints: list[int] = []
+        for hint in _CONTEXT_HINTS:
+            at = lowered.find(hint)
+            while at != -1:
+                hints.append(at)
+                at = lowered.find(hint, at + 1)
+        hints.sort()
+        return hints
+
+    @property
+    def hints(self) -> list[int]:
+        if self._hints is None:
+            self._hints = self._find_hints()
+        return self._hints
+
+    def written_as_arxiv(self, start: int) -> bool:
+        hints = self.hints
+        window = max(0, start - _CONTEXT_WINDOW)
+        i = bisect_left(hints, window)
+        if i == len(hints) or hints[i] >= start:
+            return False
+        return _ARXIV_CONTEXT.search(self._text, window, start) is not None
+
+    def short_heads(self) -> Iterator[re.Match[str]]:
+        """``NNN.NNNNN`` tokens (under four digits before the dot) written after an arXiv hint."""
+        seen: set[int] = set()
+        text = self._text
+        for hint in self.hints:
+            for m in _SHORT_HEAD.finditer(text, hint, min(len(text), hint + _CONTEXT_WINDOW)):
+                if m.start() not in seen and self.written_as_arxiv(m.start()):
+                    seen.add(m.start())
+                    yield m
+
+
+def _plausible(yymm: str, seq: str, version: str | None) -> bool:
+    """The fast test behind :func:`_modern_problem` (string compares, no messages built)."""
+    return (
+        "01" <= yymm[2:] <= "12"
+        and yymm >= "0704"
+        and len(seq) == (4 if yymm <= "1412" else 5)
+        and seq.strip("0") != ""
+        and (version is None or version.strip("0") != "")
+    )
 
 
 def _modern_problem(yymm: str, seq: str, version: str | None) -> str | None:
@@ -111,14 +182,14 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     is skipped. The same token written *as* an id (``arXiv:1024.5678``, ``.../abs/...``, or with
     a version suffix) is reported as malformed, since no paper can have it.
     """
+    context = _ArxivContext(text)
     for m in _MODERN_TAIL.finditer(text):
         dot = m.start()
-        left = dot
-        while left > 0 and dot - left < 8 and "0" <= text[left - 1] <= "9":
-            left -= 1
+        left = dot - 4
+        if left and "0" <= text[left - 1] <= "9":  # more than four digits: measure the run
+            while left > 0 and dot - left < 8 and "0" <= text[left - 1] <= "9":
+                left -= 1
         width = dot - left
-        if width == 0:
-            continue
         before = text[left - 1] if left else ""
         # "v1.2301.00001", "CVPR52688.2022.01042", "12301.00001": part of something else,
         # except the DOI-suffix style "arXiv.2301.00001".
@@ -128,23 +199,31 @@ def find_arxiv(text: str) -> Iterator[Mention]:
             and not _after_arxiv_dot(text, left)
         ):
             continue
-        seq, version = m.group(1), m.group(2)
-        written_as_id = version is not None or _written_as_arxiv(text, left)
+        seq, version = m.group(1, 2)
         yymm = text[left:dot]
-        if width != 4:
-            problem: str | None = f"arXiv ids have 4 digits before the dot, not {width}"
-        elif len(seq) in (3, 6):
-            problem = f"arXiv ids have 4 or 5 digits after the dot, not {len(seq)}"
-        else:
-            problem = _modern_problem(yymm, seq, version)
-        if problem is not None and not written_as_id:
-            continue
-        canonical = f"{yymm}.{seq}"
+        problem = None
+        if not (width == 4 and _plausible(yymm, seq, version)):
+            if version is None and not context.written_as_arxiv(left):
+                continue  # a bare token that breaks the grammar is a number, not an id
+            if width != 4:
+                problem = f"arXiv ids have 4 digits before the dot, not {width}"
+            elif len(seq) in (3, 6):
+                problem = f"arXiv ids have 4 or 5 digits after the dot, not {len(seq)}"
+            else:
+                problem = _modern_problem(yymm, seq, version)
         yield Mention(
-            Identifier(SCHEME, canonical, int(version) if version else None),
+            Identifier(SCHEME, f"{yymm}.{seq}", int(version) if version else None),
             left,
             m.end(),
             malformed=problem,
+        )
+    for m in context.short_heads():
+        head, seq, version = m.group(1, 2, 3)
+        yield Mention(
+            Identifier(SCHEME, f"{head}.{seq}", int(version) if version else None),
+            m.start(),
+            m.end(),
+            malformed=f"arXiv ids have 4 digits before the dot, not {len(head)}",
         )
 
 

@@ -131,7 +131,7 @@ def _coerce(obj: Any, name: str | None) -> Extractor:
             raise RegistryError(f"extractor names itself {obj.name!r}, registered as {name!r}")
         return obj
     if callable(obj):
-        fname = name or getattr(obj, "__name__", "").replace("_", "-")
+        fname = name if name is not None else getattr(obj, "__name__", "").replace("_", "-")
         return FunctionExtractor(fname, obj)
     raise RegistryError(
         f"{obj!r} is not an extractor: give a function text -> mentions, "
@@ -215,7 +215,11 @@ class Registry:
         for ep in sorted(entry_points(group=group), key=lambda e: (e.name, e.value)):
             name = _check_name(ep.name)
             current = self._entries.get(name)
-            if current is not None and current.entry_point == ep:
+            if (
+                current is not None
+                and current.entry_point is not None
+                and current.entry_point == ep
+            ):
                 continue
             source = f"entry point {ep.value}"
             dist = getattr(ep, "dist", None)

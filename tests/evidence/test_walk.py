@@ -1,0 +1,73 @@
+"""Flattening tool outputs: every string leaf, titles, emptiness, hostile nesting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from groundcheck.evidence.walk import flatten
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        None,
+        "",
+        "   ",
+        [],
+        {},
+        [[]],
+        {"results": []},
+        {"a": {"b": [None, ""]}},
+        "[]",
+        '{"hits": []}',
+    ],
+)
+def test_empty_outputs(output: Any) -> None:
+    """Structurally empty outputs, JSON-in-a-string included, are empty."""
+    assert flatten(output).empty
+
+
+@pytest.mark.parametrize("output", ["x", 0, False, [1], {"n": 0}, '{"hits": [1]}', "[oops"])
+def test_non_empty_outputs(output: Any) -> None:
+    """Any text, number or boolean makes an output non-empty."""
+    assert not flatten(output).empty
+
+
+def test_text_holds_strings_and_keys_in_document_order() -> None:
+    """Every string leaf and dict key is kept, in the order a reader would meet them."""
+    flat = flatten({"a": ["one", {"2005.11401": "two"}], "b": "three"})
+    assert flat.text.split("\n\n") == ["a", "one", "2005.11401", "two", "b", "three"]
+
+
+def test_titles_from_title_keys_at_any_depth_and_inside_json_strings() -> None:
+    """Titles come from 'title' keys, also inside a JSON string a tool returned."""
+    out = {"hits": [{"title": "A Paper"}, {"TITLE": " B Paper "}], "raw": '[{"title": "C"}]'}
+    assert sorted(flatten(out).titles) == ["A Paper", "B Paper", "C"]
+
+
+def test_numbers_under_identifier_keys_are_text() -> None:
+    """An id returned as a JSON number under a known key is still searchable."""
+    flat = flatten({"pmid": 12345678, "score": 0.5, "arxiv_id": 2005.11401})
+    assert "pmid: 12345678" in flat.text
+    assert "arxiv_id: 2005.11401" in flat.text
+    assert "0.5" not in flat.text
+
+
+def test_deep_nesting_does_not_recurse() -> None:
+    """100,000 levels of nesting are walked without hitting the recursion limit."""
+    deep: Any = "2005.11401"
+    for _ in range(100_000):
+        deep = [deep]
+    flat = flatten(deep)
+    assert flat.text == "2005.11401"
+    assert not flat.empty
+
+
+def test_input_is_not_mutated() -> None:
+    """Flattening leaves the caller's objects as they were."""
+    out = {"a": [1, {"b": "c"}]}
+    snapshot = repr(out)
+    flatten(out)
+    assert repr(out) == snapshot

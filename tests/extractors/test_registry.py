@@ -1,0 +1,215 @@
+"""The extractor registry: registration, clashes, decorators, plug-ins, isolation."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pytest
+
+import groundcheck
+from groundcheck import Identifier, Mention, Registry, audit
+from groundcheck.errors import PluginError, RegistryError
+from groundcheck.extractors import extract
+from groundcheck.extractors.registry import FunctionExtractor, default_registry
+
+PMID = re.compile(r"PMID:\s*([0-9]{1,8})\b", re.IGNORECASE)
+
+
+def find_pmid(text: str) -> Iterator[Mention]:
+    """PubMed ids written as PMID: 12345."""
+    for m in PMID.finditer(text):
+        yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+
+
+def test_register_and_use_a_custom_extractor(registry: Registry) -> None:
+    """A user's PMID extractor, a few lines long, grounds and flags like the built-ins."""
+    registry.register(find_pmid, name="pmid")
+    v = audit(
+        "Shown in PMID: 123 and PMID: 999.",
+        [{"tool": "pubmed", "output": {"pmid": 123}}],
+        registry=registry,
+    )
+    assert [(f.code, f.citation.id) for f in v.findings if f.citation] == [("fabricated-id", "999")]
+    assert "pmid:999 is not in any tool output" in v.findings[0].message
+
+
+def test_decorator_forms(registry: Registry) -> None:
+    @registry.extractor
+    def pmid_plain(text: str) -> Iterator[Mention]:
+        yield from find_pmid(text)
+
+    @registry.extractor("pmid")
+    def whatever(text: str) -> Iterator[Mention]:
+        yield from find_pmid(text)
+
+    assert "pmid-plain" in registry
+    assert "pmid" in registry
+    assert registry.get("pmid").description == ""
+    assert registry.names()[-2:] == ["pmid-plain", "pmid"]
+
+
+def test_name_clash_is_an_error_unless_replace(registry: Registry) -> None:
+    with pytest.raises(RegistryError, match=r"'doi' is already registered \(from builtin\)"):
+        registry.register(find_pmid, name="doi")
+    registry.register(find_pmid, name="doi", replace=True)
+    assert registry.get("doi").find("PMID: 5") is not None
+    assert isinstance(RegistryError("x"), ValueError)
+
+
+@pytest.mark.parametrize("name", ["", "PMID", "has space", "-x", "a--b", 3])
+def test_bad_names_are_rejected(registry: Registry, name: object) -> None:
+    with pytest.raises(RegistryError, match="not valid"):
+        registry.register(find_pmid, name=name)  # type: ignore[arg-type]
+
+
+def test_not_an_extractor(registry: Registry) -> None:
+    with pytest.raises(RegistryError, match="is not an extractor"):
+        registry.register(42)  # type: ignore[arg-type]
+
+
+def test_class_based_extractor(registry: Registry) -> None:
+    class Pmid:
+        name = "pmid"
+        description = "PubMed ids"
+
+        def find(self, text: str) -> Iterator[Mention]:
+            return find_pmid(text)
+
+    registry.register(Pmid)
+    assert registry.get("pmid").description == "PubMed ids"
+    with pytest.raises(RegistryError, match="names itself 'pmid', registered as 'other'"):
+        registry.register(Pmid(), name="other")
+
+
+def test_unregister_and_unknown(registry: Registry) -> None:
+    registry.unregister("doi")
+    assert registry.names() == ["arxiv", "arxiv-legacy"]
+    with pytest.raises(RegistryError, match="no extractor named 'doi'"):
+        registry.get("doi")
+    with pytest.raises(RegistryError):
+        registry.unregister("doi")
+
+
+def test_copy_is_isolated(registry: Registry) -> None:
+    clone = registry.copy()
+    clone.register(find_pmid, name="pmid")
+    assert "pmid" in clone
+    assert "pmid" not in registry
+
+
+def test_default_registry_sees_decorated_user_extractors() -> None:
+    """eyecite's trap avoided: what a user registers is used by the default audit."""
+    name = "test-default-pmid"
+    groundcheck.register_extractor(name)(find_pmid)
+    try:
+        v = audit("PMID: 77", [])
+        assert [c.citation.scheme for c in v.citations] == ["pmid"]
+    finally:
+        default_registry().unregister(name)
+
+
+def test_misbehaving_extractor_is_named(registry: Registry) -> None:
+    def broken(text: str) -> Iterator[Mention]:
+        raise RuntimeError("boom")
+        yield  # pragma: no cover
+
+    def liar(text: str) -> Iterator[Mention]:
+        yield Mention(Identifier("x", "y"), 0, len(text) + 5)
+
+    def wrong_type(text: str) -> Iterator[object]:
+        yield ("x", 0, 1)
+
+    for name, func, message in [
+        ("broken", broken, "failed: RuntimeError: boom"),
+        ("liar", liar, "outside a text"),
+        ("wrong-type", wrong_type, "yielded tuple, not a Mention"),
+    ]:
+        reg = Registry([FunctionExtractor(name, func)])  # type: ignore[arg-type]
+        with pytest.raises(PluginError, match=message):
+            extract("abc", reg)
+
+
+def _plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    (tmp_path / "gc_test_plugin.py").write_text(textwrap.dedent(source), "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "gc_test_plugin", raising=False)
+
+
+def _entry_points(monkeypatch: pytest.MonkeyPatch, *eps: EntryPoint) -> None:
+    def fake(group: str) -> list[EntryPoint]:
+        return [ep for ep in eps if ep.group == group]
+
+    monkeypatch.setattr("importlib.metadata.entry_points", fake)
+
+
+def _ep(name: str, value: str) -> EntryPoint:
+    return EntryPoint(name=name, value=value, group="groundcheck.extractors")
+
+
+def test_entry_point_discovery_is_lazy_and_explicit(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discovery registers names; the plug-in module is imported only when first used."""
+    _plugin(
+        tmp_path,
+        monkeypatch,
+        """
+        import re, sys
+        from groundcheck import Identifier, Mention
+        LOADED = True
+        def find_pmid(text):
+            for m in re.finditer(r"PMID:\\s*(\\d+)", text):
+                yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+        """,
+    )
+    _entry_points(monkeypatch, _ep("pmid", "gc_test_plugin:find_pmid"))
+    assert registry.discover() == ["pmid"]
+    assert "gc_test_plugin" not in sys.modules
+    assert registry.source("pmid").startswith("entry point gc_test_plugin:find_pmid")
+    assert [c.id for c in extract("PMID: 42", registry)] == ["42"]
+    assert "gc_test_plugin" in sys.modules
+    assert registry.discover() == []  # idempotent
+
+
+def test_broken_plugin_is_a_clear_error(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _plugin(tmp_path, monkeypatch, "raise ImportError('missing dependency foo')\n")
+    _entry_points(monkeypatch, _ep("bad", "gc_test_plugin:find"))
+    registry.discover()
+    with pytest.raises(PluginError, match=r"'bad' \(gc_test_plugin:find\) failed to import"):
+        registry.get("bad")
+
+
+def test_plugin_name_clash_is_an_error(registry: Registry, monkeypatch: pytest.MonkeyPatch) -> None:
+    _entry_points(monkeypatch, _ep("doi", "somewhere:find"))
+    with pytest.raises(RegistryError, match="'doi' is already registered"):
+        registry.discover()
+
+
+def test_plugin_that_is_not_an_extractor(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _plugin(tmp_path, monkeypatch, "find = 42\n")
+    _entry_points(monkeypatch, _ep("num", "gc_test_plugin:find"))
+    registry.discover()
+    with pytest.raises(PluginError, match="is not an extractor"):
+        registry.get("num")
+
+
+def test_docs_pmid_example_runs() -> None:
+    """The custom-extractor example in docs/extractors.md runs as written."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "extractors.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert blocks, "docs/extractors.md has no python example"
+    namespace: dict[str, object] = {}
+    try:
+        exec(blocks[0], namespace)
+    finally:
+        if "pmid" in default_registry():
+            default_registry().unregister("pmid")

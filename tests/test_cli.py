@@ -1,0 +1,213 @@
+"""The command line: golden outputs, exit codes, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from groundcheck.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, cwd: Path = ROOT) -> tuple[int, str, str]:
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        code = main(list(argv))
+    finally:
+        os.chdir(old)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def golden(name: str, actual: str) -> None:
+    """Compare with tests/golden/NAME; set GROUNDCHECK_UPDATE_GOLDEN=1 to rewrite on purpose."""
+    path = GOLDEN / name
+    if os.environ.get("GROUNDCHECK_UPDATE_GOLDEN"):
+        path.write_text(actual, encoding="utf-8")
+    assert actual == path.read_text(encoding="utf-8")
+
+
+def test_audit_fabricated_run_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """The re-enacted failure: exit 1, one line per finding, a summary line last."""
+    code, out, err = run(
+        capsys, "audit", "examples/apr23/report.md", "--evidence", "examples/apr23/tool_calls.json"
+    )
+    assert code == 1
+    assert err == ""
+    golden("apr23.audit.txt", out)
+
+
+def test_audit_honest_run_text(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "audit",
+        "examples/honest/report.md",
+        "--evidence",
+        "examples/honest/tool_calls.json",
+    )
+    assert code == 0
+    golden("honest.audit.txt", out)
+
+
+def test_audit_json_matches_api_golden(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "audit",
+        "examples/apr23/report.md",
+        "--evidence",
+        "examples/apr23/tool_calls.json",
+        "--format",
+        "json",
+    )
+    assert code == 1
+    assert out == (GOLDEN / "apr23.verdict.json").read_text(encoding="utf-8")
+
+
+def test_extract_text_and_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """extract lists each identifier; malformed tokens are marked in both formats."""
+    report = tmp_path / "r.md"
+    report.write_text("See arXiv:2005.11401v2,\nhep-th/9711200 and arXiv:2313.01234.\n", "utf-8")
+    code, out, _ = run(capsys, "extract", str(report))
+    assert code == 0
+    golden("extract.txt", out.replace(str(report), "r.md"))
+    code, out, _ = run(capsys, "extract", str(report), "--format", "json")
+    data = json.loads(out)
+    assert [(c["id"], c["malformed"]) for c in data] == [
+        ("2005.11401", False),
+        ("hep-th/9711200", False),
+        ("2313.01234", True),
+    ]
+
+
+def test_extractors_lists_builtins(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "extractors", "--no-plugins")
+    assert code == 0
+    golden("extractors.txt", out)
+    code, out, _ = run(capsys, "extractors", "--format", "json", "--no-plugins")
+    assert [r["name"] for r in json.loads(out)] == ["arxiv", "arxiv-legacy", "doi"]
+
+
+def test_fail_on_warning_and_thresholds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    evidence = tmp_path / "e.jsonl"
+    evidence.write_text('{"tool": "s", "output": []}\n', "utf-8")
+    report = tmp_path / "r.md"
+    report.write_text("From memory. " * 50, "utf-8")
+    assert run(capsys, "audit", str(report), "--evidence", str(evidence))[0] == 0
+    code, out, _ = run(
+        capsys, "audit", str(report), "--evidence", str(evidence), "--fail-on", "warning"
+    )
+    assert code == 1
+    assert "warning: empty-evidence-report" in out
+    code, _, _ = run(
+        capsys, "audit", str(report), "--evidence", str(evidence), "--long-report-chars", "5000"
+    )
+    assert code == 0
+
+
+def test_repeated_evidence_is_one_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.jsonl"
+    a.write_text('[{"tool": "s", "output": "2005.11401"}]', "utf-8")
+    b.write_text('{"tool": "s", "output": "hep-th/9711200"}\n', "utf-8")
+    report = tmp_path / "r.md"
+    report.write_text("2005.11401 and hep-th/9711200", "utf-8")
+    code, out, _ = run(capsys, "audit", str(report), "--evidence", str(a), "--evidence", str(b))
+    assert code == 0, out
+
+
+def test_report_from_stdin() -> None:
+    """REPORT may be '-': the report is read from standard input."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "groundcheck",
+            "audit",
+            "-",
+            "--evidence",
+            "examples/apr23/tool_calls.json",
+        ],
+        input=b"See 2004.04906.",
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert b"<stdin>:1:5: error: fabricated-id" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        ({"r.md": "x"}, "e.json: no such file"),
+        ({"r.md": "x", "e.json": "[{"}, "e.json:1: invalid JSON"),
+        ({"r.md": "x", "e.json": '{"tool": 1}\n'}, "e.json:1: tool call has no 'tool'"),
+        ({"r.md": b"\xff\xfe bad", "e.json": "[]"}, "r.md:1: not valid UTF-8"),
+        ({"e.json": "[]"}, "r.md: no such file"),
+        ({"r.md": "x", "e.json": "[" * 100_000 + "]" * 100_000}, "nested too deeply"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, files: dict[str, str | bytes], message: str
+) -> None:
+    """Unreadable or malformed input: exit 2, one line on stderr naming the file, no traceback."""
+    for name, content in files.items():
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, "utf-8")
+    code, out, err = run(capsys, "audit", "r.md", "--evidence", "e.json", cwd=tmp_path)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("groundcheck: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["audit", "r.md"],
+        ["audit", "r.md", "--evidence", "e", "--format", "xml"],
+        ["audit", "r.md", "--evidence", "e", "--long-report-chars", "many"],
+        ["nope"],
+    ],
+)
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_negative_threshold_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(
+        capsys,
+        "audit",
+        "examples/apr23/report.md",
+        "--evidence",
+        "examples/apr23/tool_calls.json",
+        "--long-report-chars",
+        "-1",
+    )
+    assert code == 2
+    assert "long_report_chars must be" in err
+
+
+def test_console_script_help_runs() -> None:
+    """The module entry point prints help and exits 0 (what the README promises)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "groundcheck", "--help"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    assert "audit" in result.stdout
