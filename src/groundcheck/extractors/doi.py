@@ -22,11 +22,13 @@ ARXIV_DOI_PREFIX = "10.48550/arxiv."
 """DataCite prefix arXiv registers every paper under: ``10.48550/arXiv.2202.01037``."""
 
 _CANDIDATE = re.compile(
-    r"10\.([0-9]+(?:\.[0-9]+)*)(?:/|%2[Ff])"
+    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])"
     r"((?:[^\s\"'`{}|\\^<\[\]?#\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
     r"|<(?=[0-9]))*)"
 )
 """``10.`` + registrant + ``/`` (or ``%2F``) + the longest run of characters a DOI may hold.
+The registrant's repetitions are bounded (at most 9 digits, 4 sub-levels) so a flood of
+``10.10.10.`` costs a constant per position instead of backtracking over the whole flood.
 Starts with a literal so the engine searches for ``10.`` instead of trying every position.
 Stops at white space, quotes, backticks, ``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and
 fragment), en/em dashes, CJK and full-width punctuation, and ``<`` unless a digit follows
