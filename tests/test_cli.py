@@ -177,7 +177,6 @@ def test_bad_input_is_one_line_and_exit_2(
     "argv",
     [
         [],
-        ["audit", "r.md"],
         ["audit", "r.md", "--evidence", "e", "--format", "xml"],
         ["audit", "r.md", "--evidence", "e", "--long-report-chars", "many"],
         ["nope"],
@@ -211,3 +210,43 @@ def test_console_script_help_runs() -> None:
     )
     assert result.returncode == 0
     assert "audit" in result.stdout
+
+
+def test_trace_alone_is_audited(capsys: pytest.CaptureFixture[str]) -> None:
+    """--trace: the report comes from the trace (here a sovereign-agent session folder)."""
+    code, out, _ = run(
+        capsys, "audit", "--trace", "examples/sovereign-agent-v0.2.0/apr23/sess_5b6bf0ea8f98"
+    )
+    assert code == 1
+    golden("apr23.trace.txt", out)
+
+
+def test_trace_without_final_answer_needs_report(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "audit", "--trace", "tests/evidence/fixtures/mcp.jsonl")
+    assert code == 2
+    assert "holds no final answer" in err
+
+
+def test_any_format_via_evidence_and_explicit_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    report = tmp_path / "r.md"
+    report.write_text("Switch Transformers (arXiv:2101.03961).", "utf-8")
+    for fixture, fmt in [("anthropic.json", "anthropic"), ("codex.jsonl", "codex")]:
+        path = f"tests/evidence/fixtures/{fixture}"
+        assert run(capsys, "audit", str(report), "--evidence", path)[0] == 0
+        assert (
+            run(capsys, "audit", str(report), "--evidence", path, "--evidence-format", fmt)[0] == 0
+        )
+    code, _, err = run(capsys, "audit", str(report), "--evidence", "x", "--evidence-format", "yaml")
+    assert code == 2
+    assert "unknown evidence format 'yaml'" in err
+
+
+def test_missing_report_and_evidence_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "audit")
+    assert code == 2
+    assert "give a REPORT" in err
+    code, _, err = run(capsys, "audit", "examples/apr23/report.md")
+    assert code == 2
+    assert "no evidence" in err

@@ -56,7 +56,16 @@ CITATION_KEYS = {
     "grounded",
     "evidence",
 }
-EVIDENCE_KEYS = {"calls", "empty_calls", "errored_calls", "unrecorded_calls", "identifiers"}
+EVIDENCE_KEYS = {
+    "calls",
+    "empty_calls",
+    "errored_calls",
+    "unrecorded_calls",
+    "action_calls",
+    "identifiers",
+    "excluded",
+    "notes",
+}
 
 
 def test_verdict_json_contract() -> None:

@@ -96,8 +96,8 @@ class FabricatedIds:
         context = _evidence_phrase(ctx.evidence)
         if unrecorded:
             context += (
-                f"; {_plural(len(unrecorded), 'call')} did not record its output, "
-                "so it may have come from one of those"
+                f"; but {_plural(len(unrecorded), 'lookup')} did not record "
+                f"{'its' if len(unrecorded) == 1 else 'their'} output, which may hold it"
             )
         for g in ctx.citations:
             c = g.citation
@@ -156,15 +156,23 @@ class EmptyEvidenceReport:
     code: ClassVar[str] = "empty-evidence-report"
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
-        calls = ctx.evidence.calls
-        if not calls or not all(c.returned_nothing for c in calls):
+        if not ctx.evidence.calls:
+            return  # no-tool-calls speaks for this case
+        calls = ctx.evidence.lookups
+        if not all(c.returned_nothing for c in calls):
             return
-        empty = sum(1 for c in calls if c.empty and not c.errored)
-        failed = sum(1 for c in calls if c.errored)
-        what = (
-            f"all {_plural(len(calls), 'tool call')} returned nothing "
-            f"({empty} empty, {failed} failed)"
-        )
+        if not calls:
+            actions = len(ctx.evidence.calls)
+            what = f"no tool call looked anything up ({_plural(actions, 'action')} only)"
+            calls = ctx.evidence.calls
+        else:
+            empty = sum(1 for c in calls if c.empty and not c.errored)
+            failed = sum(1 for c in calls if c.errored)
+            echoed = sum(1 for c in calls if c.excluded is not None and not c.empty)
+            detail = f"{empty} empty, {failed} failed"
+            if echoed:
+                detail += f", {echoed} only read back the agent's own files"
+            what = f"all {_plural(len(calls), 'lookup')} returned nothing ({detail})"
         cited = len(ctx.citations)
         if cited:
             yield Finding(
@@ -192,12 +200,16 @@ class OutputsNotRecorded:
         missing = ctx.evidence.unrecorded_calls
         if not missing:
             return
-        tools = sorted({c.tool for c in missing})
+        named = ", ".join(f"{c.call_id} ({c.tool})" for c in missing[:5])
+        if len(missing) > 5:
+            named += f", and {len(missing) - 5} more"
+        one = len(missing) == 1
         yield Finding(
             self.code,
             WARNING,
-            f"{_plural(len(missing), 'tool call')} ({', '.join(tools)}) did not record "
-            "its output in the trace; identifiers they returned cannot be seen",
+            f"{_plural(len(missing), 'lookup')} did not record {'its' if one else 'their'} "
+            f"output in the trace: {named}; identifiers {'it' if one else 'they'} returned "
+            "cannot be seen",
             calls=tuple(c.call_id for c in missing),
         )
 

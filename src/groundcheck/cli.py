@@ -62,13 +62,30 @@ def _build_parser() -> argparse.ArgumentParser:
         help="check a report against what its tool calls returned",
         description="Check every identifier REPORT cites against the outputs of its tool calls.",
     )
-    a.add_argument("report", metavar="REPORT", help="the agent's report ('-' for stdin)")
+    a.add_argument(
+        "report",
+        metavar="REPORT",
+        nargs="?",
+        help="the agent's report ('-' for stdin); optional with --trace",
+    )
     a.add_argument(
         "--evidence",
         action="append",
-        required=True,
+        default=[],
         metavar="FILE",
-        help="tool calls as native JSON/JSONL (repeatable: several files are one run)",
+        help="a trace or tool-call file, or a session folder, any supported format "
+        "(repeatable: several files are one run)",
+    )
+    a.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="a trace holding the final answer too: audited alone when REPORT is not given",
+    )
+    a.add_argument(
+        "--evidence-format",
+        metavar="NAME",
+        help="read every --evidence/--trace file as this format instead of detecting it "
+        "(see docs/formats.md)",
     )
     a.add_argument(
         "--fail-on",
@@ -123,10 +140,16 @@ def _write(text: str) -> None:
 
 def _cmd_audit(args: argparse.Namespace) -> int:
     from groundcheck.audit import Auditor, Policy
-    from groundcheck.evidence import load_tool_calls
+    from groundcheck.errors import InputError
+    from groundcheck.evidence import load_evidence
     from groundcheck.evidence.jsonio import read_text
     from groundcheck.model import EvidenceSet
     from groundcheck.render import verdict_text
+
+    if args.report is None and args.trace is None:
+        raise InputError("give a REPORT (with --evidence) or a --trace that holds the report")
+    if args.trace is None and not args.evidence:
+        raise InputError("no evidence: pass --evidence FILE (or --trace FILE)")
 
     options: dict[str, Any] = {"extractors": args.extractors}
     if args.long_report_chars is not None:
@@ -134,12 +157,25 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if args.unrecorded_severity is not None:
         options["unrecorded_severity"] = args.unrecorded_severity
     auditor = Auditor(Policy(**options), registry=_registry(args.no_plugins))
-    report = read_text(args.report)
-    evidence = EvidenceSet.merge(
-        load_tool_calls(path, extractors=auditor.extractors) for path in args.evidence
-    )
+    sources = [*([args.trace] if args.trace else []), *args.evidence]
+    traces = [
+        load_evidence(path, format=args.evidence_format, extractors=auditor.extractors)
+        for path in sources
+    ]
+    if args.report is not None:
+        report = read_text(args.report)
+        name = "<stdin>" if args.report == "-" else args.report
+    else:
+        trace = traces[0]
+        if trace.report is None:
+            raise InputError(
+                "the trace holds no final answer to audit; pass the report as REPORT",
+                source=args.trace,
+            )
+        report = trace.report
+        name = trace.report_path or args.trace
+    evidence = EvidenceSet.merge(t.evidence for t in traces)
     verdict = auditor.audit(report, evidence)
-    name = "<stdin>" if args.report == "-" else args.report
     _write(verdict.to_json() if args.format == "json" else verdict_text(verdict, name))
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
 

@@ -149,7 +149,10 @@ class Evidence:
 
     ``identifiers`` and ``titles`` come from the call's *output* only; the agent's own
     arguments are never evidence. ``recorded`` is false when the trace format did not keep the
-    output at all, which is different from an output that was empty.
+    output at all, which is different from an output that was empty. ``action`` marks a call
+    that acts rather than looks something up (writing a file, marking a task done): it never
+    counts as a lookup for the guards. ``excluded`` says why an output is not evidence at all,
+    e.g. it reads back a file the agent itself wrote.
     """
 
     tool: str
@@ -160,11 +163,13 @@ class Evidence:
     errored: bool = False
     recorded: bool = True
     source: str | None = None
+    action: bool = False
+    excluded: str | None = None
 
     @property
     def returned_nothing(self) -> bool:
-        """True when this call gave the agent nothing to cite: empty, failed, or unrecorded."""
-        return self.empty or self.errored
+        """True when this call gave the agent nothing to cite: empty, failed or not evidence."""
+        return self.empty or self.errored or self.excluded is not None
 
 
 def _loose_doi(doi: str) -> str:
@@ -177,11 +182,16 @@ def _as_calls(calls: Iterable[Evidence]) -> tuple[Evidence, ...]:
     return tuple(calls)
 
 
+def _as_notes(notes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(notes)
+
+
 @frozen
 class EvidenceSet:
     """All tool calls of one run, with an index from identifier to the calls that returned it."""
 
     calls: tuple[Evidence, ...] = field(converter=_as_calls, default=())
+    notes: tuple[str, ...] = field(converter=_as_notes, default=())
     _index: dict[Identifier, tuple[str, ...]] = field(init=False, eq=False, repr=False)
     _loose: dict[str, tuple[str, ...]] = field(init=False, eq=False, repr=False)
 
@@ -189,6 +199,8 @@ class EvidenceSet:
         index: dict[Identifier, list[str]] = {}
         loose: dict[str, list[str]] = {}
         for call in self.calls:
+            if call.excluded is not None:
+                continue
             for ident in call.identifiers:
                 index.setdefault(ident, []).append(call.call_id)
                 if ident.scheme == "doi":
@@ -199,7 +211,11 @@ class EvidenceSet:
     @classmethod
     def merge(cls, sets: Iterable[EvidenceSet]) -> EvidenceSet:
         """One evidence set from several transcripts of the same run."""
-        return cls(tuple(call for s in sets for call in s.calls))
+        sets = list(sets)
+        return cls(
+            tuple(call for s in sets for call in s.calls),
+            tuple(note for s in sets for note in s.notes),
+        )
 
     @property
     def identifiers(self) -> frozenset[Identifier]:
@@ -215,7 +231,13 @@ class EvidenceSet:
 
     @property
     def unrecorded_calls(self) -> tuple[Evidence, ...]:
-        return tuple(c for c in self.calls if not c.recorded)
+        """Lookups whose output the trace did not keep (an action's confirmation is no loss)."""
+        return tuple(c for c in self.calls if not c.recorded and not c.action)
+
+    @property
+    def lookups(self) -> tuple[Evidence, ...]:
+        """The calls that looked something up (everything but the agent's own actions)."""
+        return tuple(c for c in self.calls if not c.action)
 
     def __len__(self) -> int:
         return len(self.calls)
@@ -239,9 +261,16 @@ class EvidenceSet:
             "empty_calls": self.empty_calls,
             "errored_calls": self.errored_calls,
             "unrecorded_calls": len(self.unrecorded_calls),
+            "action_calls": sum(1 for c in self.calls if c.action),
             "identifiers": [
                 i.to_dict() for i in sorted(self._index, key=lambda i: (i.scheme, i.id))
             ],
+            "excluded": [
+                {"call": c.call_id, "tool": c.tool, "reason": c.excluded}
+                for c in self.calls
+                if c.excluded is not None
+            ],
+            "notes": list(self.notes),
         }
 
 

@@ -25,6 +25,12 @@ def verdict_text(verdict: Verdict, path: str = "report") -> str:
         f"{_where(path, f)}: {f.severity}: {f.code}: {f.message}"
         for f in sorted(verdict.findings, key=Finding.sort_key)
     ]
+    lines.extend(f"note: {note}" for note in verdict.evidence.notes)
+    lines.extend(
+        f"note: call {c.call_id} ({c.tool}) is not evidence: {c.excluded}"
+        for c in verdict.evidence.calls
+        if c.excluded is not None
+    )
     lines.append(summary_line(verdict))
     return "\n".join(lines) + "\n"
 

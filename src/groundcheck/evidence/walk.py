@@ -52,14 +52,16 @@ def _embedded_json(s: str) -> Any:
         return _NOT_JSON
 
 
-def flatten(output: Any) -> FlatOutput:
+def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     """Every string leaf and dict key of ``output``, joined for one extraction pass.
 
     An output is *empty* when it holds no non-blank string and no number or boolean: ``None``,
     ``""``, ``[]``, ``{}``, and containers of those, such as ``{"results": []}`` or the string
     ``"[]"`` (chat tool results are often JSON inside a string, so such strings are parsed for
     titles and emptiness; their text is scanned as it is). Keys alone do not make an output
-    non-empty.
+    non-empty. Values under the keys in ``ignore`` are skipped entirely: loaders pass the
+    structural keys of their format (``type``) and binary payloads (``data``), which are
+    neither text nor a sign of content.
     """
     texts: list[str] = []
     titles: list[str] = []
@@ -79,12 +81,14 @@ def flatten(output: Any) -> FlatOutput:
             if parsed is _NOT_JSON:
                 empty = False
             else:
-                inner = flatten(parsed)
+                inner = flatten(parsed, ignore)
                 titles.extend(inner.titles)
                 empty = empty and inner.empty
         elif isinstance(value, Mapping):
             for k, v in list(value.items())[::-1]:
                 k_str = str(k)
+                if k_str in ignore:
+                    continue
                 stack.append((v, k_str))
                 stack.append((_Key(k_str), None))
         elif isinstance(value, (list, tuple)):

@@ -1,0 +1,333 @@
+"""Chat-message traces: OpenAI Chat Completions and Responses, Anthropic Messages, LangChain,
+Gemini, inspect-ai. Field names: ``shared/evidence-formats.md`` sections 1-4, 8, 9.
+
+Each loader walks the messages in order and reports calls, results and assistant text to a
+:class:`~groundcheck.evidence.trace.TraceBuilder`; it never judges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from groundcheck.evidence.trace import TraceBuilder, as_list, as_mapping, text_of
+
+__all__ = [
+    "is_anthropic",
+    "is_gemini",
+    "is_inspect",
+    "is_langchain",
+    "is_openai_chat",
+    "is_responses",
+    "load_anthropic",
+    "load_gemini",
+    "load_inspect",
+    "load_langchain",
+    "load_openai_chat",
+    "load_responses",
+]
+
+Records = Iterable[tuple[int | None, Any]]
+
+
+def _tool_calls(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    calls = message.get("tool_calls")
+    return [c for c in calls if isinstance(c, Mapping)] if isinstance(calls, list) else []
+
+
+# -- OpenAI Chat Completions -----------------------------------------------------------------
+
+
+def is_openai_chat(r: Mapping[str, Any]) -> bool:
+    role = r.get("role")
+    if role == "tool":
+        return "tool_call_id" in r and not isinstance(r.get("function"), str)
+    if role == "function":
+        return "name" in r
+    if role == "assistant":
+        return any(isinstance(c.get("function"), Mapping) or "custom" in c for c in _tool_calls(r))
+    return False
+
+
+def load_openai_chat(records: Records, b: TraceBuilder) -> None:
+    for line, m in records:
+        if not isinstance(m, Mapping):
+            continue
+        role = m.get("role")
+        if role == "assistant":
+            for c in _tool_calls(m):
+                fn = c.get("function") or c.get("custom") or {}
+                if isinstance(fn, Mapping):
+                    args = fn.get("arguments", fn.get("input"))
+                    b.call(c.get("id"), str(fn.get("name") or "?"), args, line)
+            legacy = m.get("function_call")
+            if isinstance(legacy, Mapping):
+                b.call(None, str(legacy.get("name") or "?"), legacy.get("arguments"), line)
+            if not _tool_calls(m):
+                b.said(text_of(m.get("content")))
+        elif role == "tool":
+            b.result(m.get("tool_call_id"), m.get("content"))
+        elif role == "function":
+            b.result(None, m.get("content"), tool=str(m.get("name") or "?"))
+
+
+# -- inspect-ai ------------------------------------------------------------------------------
+
+
+def is_inspect(r: Mapping[str, Any]) -> bool:
+    if r.get("role") == "tool":
+        return isinstance(r.get("function"), str)
+    if r.get("role") == "assistant":
+        return any(isinstance(c.get("function"), str) for c in _tool_calls(r))
+    return False
+
+
+def load_inspect(records: Records, b: TraceBuilder) -> None:
+    for line, m in records:
+        if not isinstance(m, Mapping):
+            continue
+        role = m.get("role")
+        if role == "assistant":
+            for c in _tool_calls(m):
+                b.call(c.get("id"), str(c.get("function") or "?"), c.get("arguments"), line)
+            if not _tool_calls(m):
+                b.said(text_of(m.get("content")))
+        elif role == "tool":
+            error = m.get("error")
+            b.result(
+                m.get("tool_call_id"),
+                m.get("content"),
+                tool=str(m.get("function") or "?"),
+                errored=bool(error),
+            )
+
+
+# -- OpenAI Responses ------------------------------------------------------------------------
+
+_RESPONSES_TYPES = frozenset(
+    {
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "custom_tool_call_output",
+        "web_search_call",
+        "file_search_call",
+        "mcp_call",
+        "computer_call",
+    }
+)
+
+
+def is_responses(r: Mapping[str, Any]) -> bool:
+    return r.get("type") in _RESPONSES_TYPES
+
+
+def load_responses(records: Records, b: TraceBuilder) -> None:
+    for line, item in records:
+        if not isinstance(item, Mapping):
+            continue
+        kind = item.get("type")
+        if kind in ("function_call", "custom_tool_call"):
+            args = item.get("arguments", item.get("input"))
+            b.call(item.get("call_id"), str(item.get("name") or "?"), args, line)
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            b.result(item.get("call_id"), item.get("output"))
+        elif kind == "web_search_call":
+            action = as_mapping(item.get("action"))
+            sources = action.get("sources")
+            b.call_and_result(
+                item.get("id"),
+                "web_search",
+                {k: action.get(k) for k in ("query", "queries", "url", "pattern") if k in action},
+                sources,
+                recorded=sources is not None or action.get("type") == "open_page",
+                errored=item.get("status") == "failed",
+            )
+            if sources is None and action.get("type") != "open_page":
+                b.note(
+                    "responses: web_search_call items carry no sources unless "
+                    "include=['web_search_call.action.sources'] was requested"
+                )
+        elif kind == "file_search_call":
+            results = item.get("results")
+            b.call_and_result(
+                item.get("id"),
+                "file_search",
+                {"queries": item.get("queries")},
+                results,
+                recorded=results is not None,
+            )
+        elif kind == "mcp_call":
+            error = item.get("error")
+            b.call_and_result(
+                item.get("id"),
+                str(item.get("name") or "mcp_call"),
+                item.get("arguments"),
+                item.get("output"),
+                errored=bool(error),
+            )
+        elif kind == "message" and item.get("role") == "assistant":
+            b.said(text_of(item.get("content")))
+
+
+# -- Anthropic Messages ----------------------------------------------------------------------
+
+_ANTHROPIC_BLOCKS = frozenset(
+    {
+        "tool_use",
+        "tool_result",
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+    }
+)
+
+
+def _blocks(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    content = message.get("content")
+    return [c for c in content if isinstance(c, Mapping)] if isinstance(content, list) else []
+
+
+def is_anthropic(r: Mapping[str, Any]) -> bool:
+    return "role" in r and any(c.get("type") in _ANTHROPIC_BLOCKS for c in _blocks(r))
+
+
+def anthropic_blocks(blocks: Iterable[Mapping[str, Any]], b: TraceBuilder, line: int | None) -> str:
+    """Report each tool block to the builder; return the message's plain text."""
+    text = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind in ("tool_use", "server_tool_use", "mcp_tool_use"):
+            b.call(block.get("id"), str(block.get("name") or "?"), block.get("input"), line)
+        elif kind in ("tool_result", "mcp_tool_result"):
+            b.result(
+                block.get("tool_use_id"), block.get("content"), errored=bool(block.get("is_error"))
+            )
+        elif kind in ("web_search_tool_result", "web_fetch_tool_result") or (
+            isinstance(kind, str) and kind.endswith("_tool_result")
+        ):
+            content = block.get("content")
+            failed = isinstance(content, Mapping) and str(content.get("type", "")).endswith("error")
+            b.result(block.get("tool_use_id"), None if failed else content, errored=failed)
+        elif kind == "text" and isinstance(block.get("text"), str):
+            text.append(block["text"])
+    return "".join(text)
+
+
+def load_anthropic(records: Records, b: TraceBuilder) -> None:
+    for line, m in records:
+        if not isinstance(m, Mapping):
+            continue
+        content = m.get("content")
+        text = anthropic_blocks(_blocks(m), b, line) if isinstance(content, list) else content
+        if m.get("role") == "assistant" and isinstance(text, str):
+            b.said(text)
+
+
+# -- LangChain -------------------------------------------------------------------------------
+
+
+def _langchain_message(r: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
+    """(type, fields) of a message in messages_to_dict, dumpd or model_dump form."""
+    if isinstance(r.get("data"), Mapping) and isinstance(r.get("type"), str):
+        return r["type"], r["data"]
+    if r.get("lc") == 1 and r.get("type") == "constructor" and isinstance(r.get("kwargs"), Mapping):
+        ident = r.get("id")
+        name = ident[-1] if isinstance(ident, list) and ident else ""
+        kind = {"ToolMessage": "tool", "AIMessage": "ai", "HumanMessage": "human"}.get(name, name)
+        return kind, r["kwargs"]
+    if r.get("type") in _LC_TYPES:
+        return r["type"], r
+    return None
+
+
+_LC_TYPES = frozenset({"ai", "tool", "human", "system", "AIMessageChunk"})
+
+
+def is_langchain(r: Mapping[str, Any]) -> bool:
+    if "run_type" in r or (r.get("lc") == 1 and r.get("type") == "constructor"):
+        return True
+    if r.get("type") not in _LC_TYPES:
+        return False
+    return isinstance(r.get("data"), Mapping) or "content" in r
+
+
+def load_langchain(records: Records, b: TraceBuilder) -> None:
+    for line, r in records:
+        if not isinstance(r, Mapping):
+            continue
+        if "run_type" in r:  # LangSmith run export
+            if r.get("run_type") in ("tool", "retriever"):
+                b.call_and_result(
+                    r.get("id"),
+                    str(r.get("name") or r.get("run_type")),
+                    r.get("inputs"),
+                    r.get("outputs"),
+                    errored=bool(r.get("error")) or r.get("status") == "error",
+                    recorded="outputs" in r,
+                )
+            continue
+        msg = _langchain_message(r)
+        if msg is None:
+            continue
+        kind, data = msg
+        if kind in ("ai", "AIMessageChunk"):
+            calls = as_list(data.get("tool_calls"))
+            for c in calls:
+                if isinstance(c, Mapping):
+                    b.call(c.get("id"), str(c.get("name") or "?"), c.get("args"), line)
+            for c in as_list(data.get("invalid_tool_calls")):
+                if isinstance(c, Mapping):
+                    b.call(c.get("id"), str(c.get("name") or "?"), c.get("args"), line)
+            if not calls:
+                b.said(text_of(data.get("content")))
+        elif kind == "tool":
+            artifact = data.get("artifact")
+            output = data.get("content") if artifact is None else [data.get("content"), artifact]
+            b.result(
+                data.get("tool_call_id"),
+                output,
+                tool=data.get("name") if isinstance(data.get("name"), str) else None,
+                errored=data.get("status") == "error",
+            )
+
+
+# -- Gemini ----------------------------------------------------------------------------------
+
+
+def _parts(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    parts = r.get("parts")
+    return [p for p in parts if isinstance(p, Mapping)] if isinstance(parts, list) else []
+
+
+def is_gemini(r: Mapping[str, Any]) -> bool:
+    return any("functionCall" in p or "functionResponse" in p for p in _parts(r))
+
+
+def load_gemini(records: Records, b: TraceBuilder) -> None:
+    for line, r in records:
+        if not isinstance(r, Mapping):
+            continue
+        text = []
+        for part in _parts(r):
+            call = part.get("functionCall")
+            response = part.get("functionResponse")
+            if isinstance(call, Mapping):
+                b.call(call.get("id"), str(call.get("name") or "?"), call.get("args"), line)
+            elif isinstance(response, Mapping):
+                body = response.get("response")
+                failed = isinstance(body, Mapping) and "error" in body and len(body) == 1
+                b.result(
+                    response.get("id"),
+                    body,
+                    tool=str(response.get("name") or "?"),
+                    errored=failed,
+                )
+            elif isinstance(part.get("text"), str) and not part.get("thought"):
+                text.append(part["text"])
+        if r.get("role") == "model" and text:
+            b.said("".join(text))

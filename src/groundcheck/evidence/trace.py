@@ -1,0 +1,383 @@
+"""What every trace loader shares: pairing calls with results, and turning outputs into evidence.
+
+A loader reads its format and tells a :class:`TraceBuilder` what happened, in order: a tool was
+called, a result came back, the agent said something. The builder pairs results with calls
+(by id, or by order when the format has no ids, saying so), recognises the agent's own actions
+(writing a file) and outputs that merely read such a file back, extracts identifiers from each
+output as soon as it is complete, and keeps nothing else, so a trace of any length is read in
+bounded memory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePosixPath
+from typing import Any
+
+from attrs import frozen
+
+from groundcheck.evidence.walk import flatten
+from groundcheck.extractors import Extractor, identifiers_in
+from groundcheck.model import Evidence, EvidenceSet, Identifier
+
+__all__ = [
+    "ACTION_TOOLS",
+    "Trace",
+    "TraceBuilder",
+    "as_list",
+    "as_mapping",
+    "make_evidence",
+    "parse_arguments",
+    "text_of",
+]
+
+ACTION_TOOLS = frozenset(
+    {
+        "write",
+        "write_file",
+        "writefile",
+        "create_file",
+        "edit",
+        "edit_file",
+        "multiedit",
+        "notebookedit",
+        "str_replace_editor",
+        "str_replace_based_edit_tool",
+        "apply_patch",
+        "file_change",
+        "todowrite",
+        "todo_write",
+        "complete_task",
+        "exit_plan_mode",
+        "replace",
+        "save_file",
+        "append_file",
+    }
+)
+"""Tools that act rather than look up (case-insensitive names): their results are
+confirmations, so they never count as lookups for the empty-evidence guard."""
+
+_WRITE_TOOLS = frozenset(
+    {
+        "write",
+        "write_file",
+        "writefile",
+        "create_file",
+        "edit",
+        "edit_file",
+        "multiedit",
+        "str_replace_editor",
+        "str_replace_based_edit_tool",
+        "file_change",
+        "replace",
+        "save_file",
+        "append_file",
+        "notebookedit",
+    }
+)
+_READ_HINT = re.compile(r"(?i)read|view|cat|open|get_file|head|tail|less|more|bat")
+_READ_COMMAND = re.compile(r"(?:^|[\s;&|('\"])(?:cat|head|tail|less|more|bat|nl|tac)\s")
+STRUCTURAL_KEYS = frozenset(
+    {
+        "type",
+        "data",
+        "blob",
+        "encrypted_content",
+        "encrypted_index",
+        "signature",
+        "cache_control",
+        "mimeType",
+        "mime_type",
+        "media_type",
+        "_meta",
+        "annotations",
+        "is_error",
+        "isError",
+        "status",
+    }
+)
+"""Keys of content blocks that are structure or binary, not returned text."""
+
+_PATH_KEYS = ("path", "file_path", "filepath", "filename", "file", "notebook_path", "target")
+
+
+@frozen
+class Trace:
+    """A loaded trace: the evidence, the final report if the trace holds one, the format."""
+
+    evidence: EvidenceSet
+    report: str | None
+    format: str
+    report_path: str | None = None
+
+
+def parse_arguments(arguments: Any) -> Any:
+    """Tool arguments as an object: JSON strings are parsed, invalid JSON is kept as text.
+
+    OpenAI warns that ``arguments`` may be invalid JSON; that is the agent's input, not ours to
+    reject, so it stays a string.
+    """
+    if isinstance(arguments, str):
+        stripped = arguments.strip()
+        if stripped[:1] in ("{", "["):
+            try:
+                return json.loads(stripped)
+            except (ValueError, RecursionError):
+                return arguments
+    return arguments
+
+
+def make_evidence(
+    tool: str,
+    call_id: str,
+    output: Any,
+    extractors: Sequence[Extractor],
+    *,
+    errored: bool = False,
+    recorded: bool = True,
+    source: str | None = None,
+    action: bool = False,
+    excluded: str | None = None,
+    empty: bool | None = None,
+) -> Evidence:
+    """Flatten one output and extract what it holds (nothing, when it is excluded)."""
+    flat = flatten(output, STRUCTURAL_KEYS)
+    identifiers: frozenset[Identifier] = frozenset()
+    if flat.text and excluded is None:
+        identifiers = frozenset(identifiers_in(flat.text, extractors))
+    return Evidence(
+        tool=tool,
+        call_id=call_id,
+        identifiers=identifiers,
+        titles=flat.titles if excluded is None else (),
+        empty=(flat.empty if empty is None else empty) if recorded else False,
+        errored=errored,
+        recorded=recorded,
+        source=source,
+        action=action,
+        excluded=excluded,
+    )
+
+
+def _paths_in(args: Any) -> list[str]:
+    """File paths named in tool arguments under the usual keys (one level deep, or in lists)."""
+    found: list[str] = []
+    if isinstance(args, Mapping):
+        for key in _PATH_KEYS:
+            value = args.get(key)
+            if isinstance(value, str) and value.strip():
+                found.append(value.strip())
+        changes = args.get("changes")
+        if isinstance(changes, list):
+            for change in changes:
+                found.extend(_paths_in(change))
+    return found
+
+
+def _same_file(a: str, b: str) -> bool:
+    pa, pb = PurePosixPath(a), PurePosixPath(b)
+    return (
+        pa == pb or pa.parts[-len(pb.parts) :] == pb.parts or pb.parts[-len(pa.parts) :] == pa.parts
+    )
+
+
+class _Pending:
+    __slots__ = ("args", "line", "tool")
+
+    def __init__(self, tool: str, args: Any, line: int | None) -> None:
+        self.tool = tool
+        self.args = args
+        self.line = line
+
+
+class TraceBuilder:
+    """Collects one run's tool calls and results, in order, into evidence."""
+
+    def __init__(self, extractors: Sequence[Extractor], source: str | None, fmt: str) -> None:
+        self.extractors = extractors
+        self.source = source
+        self.format = fmt
+        self._pending: OrderedDict[str, _Pending] = OrderedDict()
+        self._evidence: list[Evidence] = []
+        self._written: list[str] = []
+        self._report: str | None = None
+        self._notes: list[str] = []
+        self._approximate = 0
+        self._counter = 0
+        self.skipped_lines = 0
+
+    # -- events -----------------------------------------------------------------------------
+
+    def call(
+        self, call_id: str | None, tool: str, args: Any = None, line: int | None = None
+    ) -> str:
+        """A tool was called. Returns the call id used (one is made up when missing)."""
+        key = self._key(call_id)
+        tool = tool or "?"
+        args = parse_arguments(args)
+        if tool.lower() in _WRITE_TOOLS:
+            self._written.extend(_paths_in(args))
+        self._pending[key] = _Pending(tool, args, line)
+        return key
+
+    def result(
+        self,
+        call_id: str | None,
+        output: Any,
+        *,
+        tool: str | None = None,
+        errored: bool = False,
+        recorded: bool = True,
+        empty: bool | None = None,
+    ) -> None:
+        """A result came back. Without an id it answers the oldest open call of that tool."""
+        key: str | None = call_id.strip() if isinstance(call_id, str) else None
+        if key is None or key not in self._pending:
+            if key is None:
+                key = self._match_by_order(tool)
+            if key is None:  # a result for a call the trace never showed
+                key = self._key(call_id)
+                self._pending[key] = _Pending(tool or "?", None, None)
+        pending = self._pending.pop(key)
+        name = pending.tool if pending.tool != "?" else (tool or "?")
+        self._evidence.append(
+            make_evidence(
+                name,
+                key,
+                output,
+                self.extractors,
+                errored=errored,
+                recorded=recorded,
+                source=self.source,
+                action=name.lower() in ACTION_TOOLS,
+                excluded=self._echo_reason(name, pending.args),
+                empty=empty,
+            )
+        )
+
+    def call_and_result(
+        self,
+        call_id: str | None,
+        tool: str,
+        args: Any,
+        output: Any,
+        *,
+        errored: bool = False,
+        recorded: bool = True,
+        empty: bool | None = None,
+    ) -> None:
+        """A format that records a call and its result together (spans, runs, items)."""
+        key = self.call(call_id, tool, args)
+        self.result(key, output, errored=errored, recorded=recorded, empty=empty)
+
+    def said(self, text: str | None) -> None:
+        """The agent wrote text to the user; the last non-blank text is the final report."""
+        if isinstance(text, str) and text.strip():
+            self._report = text
+
+    def note(self, message: str) -> None:
+        if message not in self._notes:
+            self._notes.append(message)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _key(self, call_id: str | int | None) -> str:
+        if (
+            isinstance(call_id, (str, int))
+            and not isinstance(call_id, bool)
+            and str(call_id).strip()
+        ):
+            return str(call_id).strip()
+        self._counter += 1
+        return f"#{self._counter}"
+
+    def _match_by_order(self, tool: str | None) -> str | None:
+        for key, pending in self._pending.items():
+            if tool is None or pending.tool == tool:
+                self._approximate += 1
+                return key
+        return None
+
+    def _echo_reason(self, tool: str, args: Any) -> str | None:
+        """Why this call's output is the agent's own words coming back, if it is."""
+        if not self._written or tool.lower() in ACTION_TOOLS:
+            return None
+        paths = _paths_in(args)
+        if paths and _READ_HINT.search(tool):
+            for path in paths:
+                for written in self._written:
+                    if _same_file(path, written):
+                        return f"reads back {path}, which the agent wrote earlier in this run"
+        command = args.get("command") if isinstance(args, Mapping) else args
+        if isinstance(command, list):
+            command = " ".join(map(str, command))
+        if isinstance(command, str) and _READ_COMMAND.search(command):
+            for written in self._written:
+                name = PurePosixPath(written).name
+                if name and name in command:
+                    return f"reads back {written}, which the agent wrote earlier in this run"
+        return None
+
+    # -- result -----------------------------------------------------------------------------
+
+    def finish(self) -> Trace:
+        for key, pending in self._pending.items():
+            self._evidence.append(
+                Evidence(
+                    pending.tool,
+                    key,
+                    recorded=False,
+                    source=self.source,
+                    action=pending.tool.lower() in ACTION_TOOLS,
+                )
+            )
+        self._pending.clear()
+        notes = list(self._notes)
+        if self._approximate:
+            notes.append(
+                f"{self.format}: {self._approximate} result(s) carried no call id and were "
+                "paired with calls by order; the pairing is approximate"
+            )
+        if self.skipped_lines:
+            notes.append(f"{self.format}: skipped {self.skipped_lines} line(s) that were not JSON")
+        echoed = [e for e in self._evidence if e.excluded is not None]
+        if echoed:
+            notes.append(
+                f"{len(echoed)} call(s) only read back files the agent wrote itself; "
+                "their output is not counted as evidence"
+            )
+        return Trace(EvidenceSet(self._evidence, notes), self._report, self.format)
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is a JSON object, else an empty one: traces are loose, readers are not."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def text_of(content: Any) -> str:
+    """The readable text of a message's content: a string, or the text of its blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Iterable) and not isinstance(content, (bytes, Mapping)):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, Mapping) and block.get("type") in (
+                "text",
+                "output_text",
+                "input_text",
+                None,
+            ):
+                text = block.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
+        return "".join(parts)
+    return ""

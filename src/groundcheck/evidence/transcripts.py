@@ -1,0 +1,163 @@
+"""Coding-agent CLI transcripts: Claude Code and Gemini CLI ``stream-json``, Codex
+``exec --json``. Field names: ``shared/evidence-formats.md`` section 13.
+
+All three may print plain-text lines between the JSON events; the reader skips and counts
+them (see :mod:`groundcheck.evidence.detect`). Where a CLI logs a summary instead of what the
+tool returned (Gemini CLI's ``read_file``, Codex ``web_search``), the call is marked as not
+recorded rather than empty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from groundcheck.evidence.chat import anthropic_blocks
+from groundcheck.evidence.trace import TraceBuilder
+
+__all__ = [
+    "is_claude_code",
+    "is_codex",
+    "is_gemini_cli",
+    "load_claude_code",
+    "load_codex",
+    "load_gemini_cli",
+]
+
+Records = Iterable[tuple[int | None, Any]]
+
+# -- Claude Code -----------------------------------------------------------------------------
+
+
+def is_claude_code(r: Mapping[str, Any]) -> bool:
+    kind = r.get("type")
+    if kind in ("assistant", "user"):
+        return isinstance(r.get("message"), Mapping)
+    if kind == "system":
+        return r.get("subtype") == "init" or "claude_code_version" in r
+    return kind == "result" and ("num_turns" in r or "total_cost_usd" in r)
+
+
+def load_claude_code(records: Records, b: TraceBuilder) -> None:
+    for line, r in records:
+        if not isinstance(r, Mapping):
+            continue
+        kind = r.get("type")
+        message = r.get("message")
+        if kind in ("assistant", "user") and isinstance(message, Mapping):
+            content = message.get("content")
+            if isinstance(content, list):
+                text = anthropic_blocks([c for c in content if isinstance(c, Mapping)], b, line)
+            else:
+                text = content if isinstance(content, str) else ""
+            if kind == "assistant" and r.get("parent_tool_use_id") is None:
+                b.said(text)
+        elif kind == "result" and isinstance(r.get("result"), str):
+            b.said(r["result"])
+
+
+# -- Gemini CLI ------------------------------------------------------------------------------
+
+_UNRECORDED_GEMINI = re.compile(r"^(?:|Listed \d+ item\(s\)\.?|Read \d+ (?:file|line)s?.*)$")
+_GEMINI_READERS = frozenset({"read_file", "read_many_files", "list_directory", "glob"})
+
+
+def is_gemini_cli(r: Mapping[str, Any]) -> bool:
+    kind = r.get("type")
+    if kind in ("tool_use", "tool_result"):
+        return "tool_id" in r
+    if kind == "message":  # Responses API messages have list content; Gemini CLI a string
+        return "role" in r and isinstance(r.get("content"), str)
+    return kind == "init" and "model" in r and "message" not in r
+
+
+def load_gemini_cli(records: Records, b: TraceBuilder) -> None:
+    tools: dict[str, str] = {}
+    assistant: list[str] = []
+    for line, r in records:
+        if not isinstance(r, Mapping):
+            continue
+        kind = r.get("type")
+        if kind == "tool_use":
+            name = str(r.get("tool_name") or "?")
+            key = b.call(r.get("tool_id"), name, r.get("parameters"), line)
+            tools[key] = name
+        elif kind == "tool_result":
+            key = str(r.get("tool_id") or "")
+            output = r.get("output")
+            summary_only = (
+                tools.get(key) in _GEMINI_READERS
+                and isinstance(output, str)
+                and _UNRECORDED_GEMINI.match(output.strip()) is not None
+            )
+            if summary_only:
+                b.note(
+                    "gemini-cli: read_file/list_directory results are logged as a summary; "
+                    "the content the agent saw was not recorded"
+                )
+            b.result(
+                r.get("tool_id"),
+                output,
+                errored=r.get("status") not in (None, "success"),
+                recorded=not summary_only,
+            )
+            assistant.clear()
+        elif kind == "message" and r.get("role") == "assistant":
+            content = r.get("content")
+            if isinstance(content, str):
+                if r.get("delta"):
+                    assistant.append(content)
+                else:
+                    assistant[:] = [content]
+                b.said("".join(assistant))
+
+
+# -- Codex -----------------------------------------------------------------------------------
+
+
+def is_codex(r: Mapping[str, Any]) -> bool:
+    kind = r.get("type")
+    return isinstance(kind, str) and (
+        kind in ("thread.started", "turn.started", "turn.completed", "turn.failed")
+        or (kind.startswith("item.") and isinstance(r.get("item"), Mapping))
+    )
+
+
+def load_codex(records: Records, b: TraceBuilder) -> None:
+    for _, r in records:
+        if not isinstance(r, Mapping) or r.get("type") != "item.completed":
+            continue
+        item = r.get("item")
+        if not isinstance(item, Mapping):
+            continue
+        kind = item.get("type")
+        iid = item.get("id")
+        if kind == "command_execution":
+            exit_code = item.get("exit_code")
+            b.call_and_result(
+                iid,
+                "command_execution",
+                {"command": item.get("command")},
+                item.get("aggregated_output"),
+                errored=item.get("status") == "failed"
+                or (isinstance(exit_code, int) and exit_code != 0),
+            )
+        elif kind == "web_search":
+            b.call_and_result(iid, "web_search", {"query": item.get("query")}, None, recorded=False)
+            b.note("codex: web_search items record only the query, not the results")
+        elif kind == "mcp_tool_call":
+            error = item.get("error")
+            result = item.get("result")
+            b.call_and_result(
+                iid,
+                str(item.get("tool") or "mcp_tool_call"),
+                item.get("arguments"),
+                result,
+                errored=bool(error) or item.get("status") == "failed",
+                recorded="result" in item or bool(error),
+            )
+        elif kind == "file_change":
+            b.call_and_result(iid, "file_change", {"changes": item.get("changes")}, None)
+        elif kind == "agent_message":
+            b.said(item.get("text") if isinstance(item.get("text"), str) else None)
