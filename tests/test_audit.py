@@ -233,3 +233,32 @@ def test_audit_does_not_mutate_inputs() -> None:
     snapshot = json.dumps(calls)
     audit("2005.11401", calls)
     assert json.dumps(calls) == snapshot
+
+
+def test_report_bibliography_is_a_citation_source() -> None:
+    """Ids in the report's own .bib are citations, located in that file; bad entries noted."""
+    bib = (
+        "@article{ok, eprint={2005.11401}, archivePrefix={arXiv}}\n"
+        "@article{bad, title={unclosed, doi={10.1000/x}\n"
+        "@misc{made, doi={10.9999/invented}}\n"
+    )
+    v = audit("As shown [ok], RAG works.", [SEARCH_HIT], bibliography={"refs.bib": bib})
+    cited = [(g.citation.source, g.citation.id, g.citation.line, g.grounded) for g in v.citations]
+    assert cited == [
+        ("refs.bib", "2005.11401", 1, True),
+        ("refs.bib", "10.1000/x", 2, False),
+        ("refs.bib", "10.9999/invented", 3, False),
+    ]
+    assert [f.code for f in v.findings] == ["fabricated-id", "fabricated-id"]
+    assert v.notes == (
+        "refs.bib:2: malformed BibTeX entry: Unexpected block start: `@misc`. "
+        "Was still looking for field-value closing `}`",
+    )
+
+
+def test_bibliography_as_plain_text_and_bad_type() -> None:
+    v = audit("x", [SEARCH_HIT], bibliography="[1] arXiv:2404.16130")
+    assert v.citations[0].citation.source == "bibliography"
+    assert v.ok
+    with pytest.raises(InputError, match="bibliography must be"):
+        audit("x", [], bibliography=42)  # type: ignore[arg-type]

@@ -250,3 +250,19 @@ def test_missing_report_and_evidence_are_usage_errors(capsys: pytest.CaptureFixt
     code, _, err = run(capsys, "audit", "examples/apr23/report.md")
     assert code == 2
     assert "no evidence" in err
+
+
+def test_bibliography_option(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{a, eprint={2004.04906}}\n", "utf-8")
+    code, out, _ = run(
+        capsys,
+        "audit",
+        "examples/honest/report.md",
+        "--evidence",
+        "examples/honest/tool_calls.json",
+        "--bibliography",
+        str(bib),
+    )
+    assert code == 1
+    assert f"{bib}:1:18: error: fabricated-id: arXiv:2004.04906" in out

@@ -40,9 +40,9 @@ def test_evidence_set_merge_and_lookup() -> None:
     assert merged.calls_returning([Identifier("arxiv", "2")]) == ()
 
 
-VERDICT_KEYS = {"schema", "ok", "summary", "findings", "citations", "evidence"}
+VERDICT_KEYS = {"schema", "ok", "summary", "findings", "citations", "evidence", "notes"}
 FINDING_KEYS = {"code", "severity", "message", "citation", "calls"}
-CITED_KEYS = {"scheme", "id", "raw", "start", "end", "line", "column"}
+CITED_KEYS = {"scheme", "id", "raw", "start", "end", "line", "column", "source"}
 CITATION_KEYS = {
     "scheme",
     "id",
@@ -53,6 +53,7 @@ CITATION_KEYS = {
     "line",
     "column",
     "malformed",
+    "source",
     "grounded",
     "evidence",
 }
@@ -94,6 +95,7 @@ def test_verdict_json_contract() -> None:
         "line": 1,
         "column": 11,
         "malformed": False,
+        "source": None,
         "grounded": True,
         "evidence": ["c1"],
     }

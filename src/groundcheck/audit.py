@@ -6,7 +6,7 @@ policy says what to tolerate, the checks say what is wrong, the verdict records 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import evolve, field, fields, frozen
@@ -14,6 +14,7 @@ from attrs import evolve, field, fields, frozen
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence import from_tool_calls
+from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Grounding, Severity, Verdict
@@ -95,12 +96,27 @@ class Auditor:
         """Native records (or an evidence set) read with this auditor's extractors."""
         return from_tool_calls(tool_calls, extractors=self.extractors)
 
-    def audit(self, report: str, tool_calls: EvidenceSet | Iterable[Any]) -> Verdict:
-        """Judge ``report`` against what ``tool_calls`` returned. Never raises on a finding."""
+    def audit(
+        self,
+        report: str,
+        tool_calls: EvidenceSet | Iterable[Any],
+        *,
+        bibliography: str | Mapping[str, str] | None = None,
+    ) -> Verdict:
+        """Judge ``report`` against what ``tool_calls`` returned. Never raises on a finding.
+
+        ``bibliography`` is the report's own reference list kept apart from it (a ``.bib``
+        file, say): its text, or ``{name: text}`` for several. Every identifier in it is a
+        citation like those in the report, located by ``source``, line and column.
+        """
         if not isinstance(report, str):
             raise InputError(f"the report must be text (str), got {type(report).__name__}")
         evidence = self.evidence(tool_calls)
         citations = extract(report, extractors=self.extractors)
+        notes: list[str] = []
+        for name, text in _bibliographies(bibliography):
+            citations += extract(text, extractors=self.extractors, source=name)
+            notes.extend(bibtex_problems(text, name))
         groundings = tuple(
             Grounding(c, () if c.malformed else evidence.calls_returning(c.keys)) for c in citations
         )
@@ -115,13 +131,24 @@ class Auditor:
         for check in self.checks:
             findings.extend(check.run(ctx))
         findings.sort(key=Finding.sort_key)
-        return Verdict(tuple(findings), groundings, evidence, ctx.report_chars)
+        return Verdict(tuple(findings), groundings, evidence, ctx.report_chars, notes)
+
+
+def _bibliographies(value: str | Mapping[str, str] | None) -> list[tuple[str, str]]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [("bibliography", value)]
+    if isinstance(value, Mapping) and all(isinstance(v, str) for v in value.values()):
+        return [(str(k), v) for k, v in value.items()]
+    raise InputError("bibliography must be text or a mapping of name to text")
 
 
 def audit(
     report: str,
     tool_calls: EvidenceSet | Iterable[Any],
     *,
+    bibliography: str | Mapping[str, str] | None = None,
     policy: Policy | None = None,
     registry: Registry | None = None,
     **options: Any,
@@ -134,4 +161,4 @@ def audit(
     ``verdict.raise_for_status()`` to turn an error finding into an exception.
     """
     chosen = (policy or Policy()).with_options(**options) if options else (policy or Policy())
-    return Auditor(chosen, registry=registry).audit(report, tool_calls)
+    return Auditor(chosen, registry=registry).audit(report, tool_calls, bibliography=bibliography)

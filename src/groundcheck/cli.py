@@ -82,6 +82,14 @@ def _build_parser() -> argparse.ArgumentParser:
         help="a trace holding the final answer too: audited alone when REPORT is not given",
     )
     a.add_argument(
+        "--bibliography",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="the report's own reference list (e.g. a .bib file): its identifiers are "
+        "citations too (repeatable)",
+    )
+    a.add_argument(
         "--evidence-format",
         metavar="NAME",
         help="read every --evidence/--trace file as this format instead of detecting it "
@@ -175,7 +183,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         report = trace.report
         name = trace.report_path or args.trace
     evidence = EvidenceSet.merge(t.evidence for t in traces)
-    verdict = auditor.audit(report, evidence)
+    bibliography = {path: read_text(path) for path in args.bibliography}
+    verdict = auditor.audit(report, evidence, bibliography=bibliography or None)
     _write(verdict.to_json() if args.format == "json" else verdict_text(verdict, name))
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
 

@@ -116,6 +116,8 @@ class Citation:
     extractor: str = ""
     malformed: str | None = None
     aliases: tuple[Identifier, ...] = ()
+    source: str | None = None
+    """Where the citation was written when not in the report itself (its bibliography file)."""
 
     @property
     def scheme(self) -> str:
@@ -140,7 +142,12 @@ class Citation:
             "line": self.line,
             "column": self.column,
             "malformed": self.malformed is not None,
+            "source": self.source,
         }
+
+    def sort_key(self) -> tuple[str, int, int]:
+        """Report first, then each bibliography; by position within each."""
+        return (self.source or "", self.start, self.end)
 
 
 @frozen
@@ -288,9 +295,10 @@ class Finding:
         if self.severity not in _SEVERITY_RANK:
             raise ValueError(f"severity must be 'error' or 'warning', got {self.severity!r}")
 
-    def sort_key(self) -> tuple[int, int, str, str]:
-        start = -1 if self.citation is None else self.citation.start
-        return (start, _SEVERITY_RANK[self.severity], self.code, self.message)
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        c = self.citation
+        source, start = ("", -1) if c is None else (c.source or "", c.start)
+        return (source, start, _SEVERITY_RANK[self.severity], self.code, self.message)
 
     def to_dict(self) -> dict[str, Any]:
         cited = None
@@ -304,6 +312,7 @@ class Finding:
                 "end": c.end,
                 "line": c.line,
                 "column": c.column,
+                "source": c.source,
             }
         return {
             "code": self.code,
@@ -344,6 +353,7 @@ class Verdict:
     citations: tuple[Grounding, ...]
     evidence: EvidenceSet
     report_chars: int = 0
+    notes: tuple[str, ...] = field(converter=_as_notes, default=())
 
     @property
     def ok(self) -> bool:
@@ -380,7 +390,7 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         findings = sorted(self.findings, key=Finding.sort_key)
-        citations = sorted(self.citations, key=lambda g: (g.citation.start, g.citation.end))
+        citations = sorted(self.citations, key=lambda g: g.citation.sort_key())
         grounded = sum(1 for g in self.citations if g.grounded)
         return {
             "schema": SCHEMA,
@@ -395,6 +405,7 @@ class Verdict:
             "findings": [f.to_dict() for f in findings],
             "citations": [g.to_dict() for g in citations],
             "evidence": self.evidence.to_dict(),
+            "notes": list(self.notes),
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:

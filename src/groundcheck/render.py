@@ -12,7 +12,7 @@ __all__ = ["citations_json", "citations_text", "verdict_json", "verdict_text"]
 
 def _where(path: str, finding: Finding) -> str:
     c = finding.citation
-    return path if c is None else f"{path}:{c.line}:{c.column}"
+    return path if c is None else f"{c.source or path}:{c.line}:{c.column}"
 
 
 def verdict_text(verdict: Verdict, path: str = "report") -> str:
@@ -25,7 +25,7 @@ def verdict_text(verdict: Verdict, path: str = "report") -> str:
         f"{_where(path, f)}: {f.severity}: {f.code}: {f.message}"
         for f in sorted(verdict.findings, key=Finding.sort_key)
     ]
-    lines.extend(f"note: {note}" for note in verdict.evidence.notes)
+    lines.extend(f"note: {note}" for note in (*verdict.notes, *verdict.evidence.notes))
     lines.extend(
         f"note: call {c.call_id} ({c.tool}) is not evidence: {c.excluded}"
         for c in verdict.evidence.calls
@@ -58,9 +58,8 @@ def citations_text(citations: Sequence[Citation], path: str = "report") -> str:
     out = []
     for c in citations:
         note = f"  malformed: {c.malformed}" if c.malformed else ""
-        out.append(
-            f"{path}:{c.line}:{c.column}: {c.scheme} {c.identifier.display}  {c.raw!r}{note}"
-        )
+        where = f"{c.source or path}:{c.line}:{c.column}"
+        out.append(f"{where}: {c.scheme} {c.identifier.display}  {c.raw!r}{note}")
     out.append(f"{len(citations)} identifier{'s' * (len(citations) != 1)} found")
     return "\n".join(out) + "\n"
 

@@ -40,7 +40,8 @@ HYPHENS = {"\u2010": "-", "\u2011": "-", "\u2212": "-"}
 # Both patterns start with a literal so the regex engine can skip ahead instead of testing
 # every position; the character before the hyphen is checked by hand.
 _LINE_BREAK = re.compile(r"-[ \t]*\r?\n[ \t]*(?=[0-9])")
-_SPECIAL = re.compile(r"-[ \t]*\r?\n[ \t]*(?=[0-9])|[^\x00-\x7f]+")
+_SPECIAL = re.compile(r"-[ \t]*\r?\n[ \t]*(?=\d)|[^\x00-\x7f]+")
+# \d (any Unicode decimal digit) after the break, since a fullwidth ２ becomes 2 in the view.
 _NUMBER_END = frozenset("0123456789.")
 
 

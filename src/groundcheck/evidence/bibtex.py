@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from groundcheck.evidence.trace import Trace, make_evidence
 from groundcheck.extractors import Extractor
@@ -48,10 +49,27 @@ def load_bibtex(text: str, extractors: Sequence[Extractor], source: str | None =
             if key in fields:
                 output[key] = _clean(fields[key])
         calls.append(make_evidence("bibtex", entry.key, output, extractors, source=source))
+    return Trace(EvidenceSet(calls, _problems(library, name)), None, "bibtex")
+
+
+def _problems(library: Any, name: str) -> list[str]:
     notes = []
     for block in library.failed_blocks:
-        error = str(getattr(block, "error", "") or "syntax error").strip().splitlines()
-        reason = error[-1].strip() if error else "syntax error"
+        error = getattr(block, "error", None)
+        # bibtexparser's exception has an empty str(); the reason is in abort_reason.
+        reason = str(getattr(error, "abort_reason", "") or error or "syntax error").strip()
         line = "" if block.start_line is None else f":{block.start_line + 1}"
         notes.append(f"{name}{line}: BibTeX entry skipped: {reason}")
-    return Trace(EvidenceSet(calls, notes), None, "bibtex")
+    return notes
+
+
+def bibtex_problems(text: str, name: str) -> list[str]:
+    """Notes on malformed entries of a report's own bibliography (its ids are still cited)."""
+    if not looks_like_bibtex(text):
+        return []
+    from bibtexparser.entrypoint import parse_string
+
+    return [
+        note.replace("BibTeX entry skipped", "malformed BibTeX entry")
+        for note in _problems(parse_string(text), name)
+    ]

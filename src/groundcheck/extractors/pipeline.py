@@ -76,6 +76,7 @@ def extract(
     registry: Registry | None = None,
     *,
     extractors: Sequence[Extractor] | None = None,
+    source: str | None = None,
 ) -> tuple[Citation, ...]:
     """Every identifier cited in ``text``, with raw text, offsets, line and column.
 
@@ -102,6 +103,7 @@ def extract(
                 extractor=name,
                 malformed=mention.malformed,
                 aliases=mention.aliases,
+                source=source,
             )
         )
     return tuple(citations)
