@@ -13,7 +13,7 @@ from groundcheck.errors import (
     RegistryError,
     UngroundedReportError,
 )
-from groundcheck.evidence import from_tool_calls, load_tool_calls
+from groundcheck.evidence import Trace, from_tool_calls, load_evidence, load_tool_calls
 from groundcheck.extractors import (
     Extractor,
     Registry,
@@ -57,6 +57,7 @@ __all__ = [
     "Registry",
     "RegistryError",
     "TextView",
+    "Trace",
     "UngroundedReportError",
     "Verdict",
     "__version__",
@@ -64,6 +65,7 @@ __all__ = [
     "default_registry",
     "extract",
     "from_tool_calls",
+    "load_evidence",
     "load_tool_calls",
     "register_extractor",
 ]
