@@ -7,7 +7,7 @@ Each loader walks the messages in order and reports calls, results and assistant
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from groundcheck.evidence.trace import TraceBuilder, as_list, as_mapping, text_of
@@ -49,26 +49,52 @@ def is_openai_chat(r: Mapping[str, Any]) -> bool:
     return False
 
 
-def load_openai_chat(records: Records, b: TraceBuilder) -> None:
+def _openai_call(c: Mapping[str, Any]) -> tuple[str, Any] | None:
+    fn = c.get("function") or c.get("custom")
+    if not isinstance(fn, Mapping):
+        return None
+    return str(fn.get("name") or "?"), fn.get("arguments", fn.get("input"))
+
+
+def _inspect_call(c: Mapping[str, Any]) -> tuple[str, Any] | None:
+    return str(c.get("function") or "?"), c.get("arguments")
+
+
+def _load_chat(
+    records: Records,
+    b: TraceBuilder,
+    call_of: Callable[[Mapping[str, Any]], tuple[str, Any] | None],
+) -> None:
+    """Role-based messages: assistant ``tool_calls``, ``role: tool`` results."""
     for line, m in records:
         if not isinstance(m, Mapping):
             continue
         role = m.get("role")
         if role == "assistant":
-            for c in _tool_calls(m):
-                fn = c.get("function") or c.get("custom") or {}
-                if isinstance(fn, Mapping):
-                    args = fn.get("arguments", fn.get("input"))
-                    b.call(c.get("id"), str(fn.get("name") or "?"), args, line)
+            calls = _tool_calls(m)
+            for c in calls:
+                parts = call_of(c)
+                if parts is not None:
+                    b.call(c.get("id"), parts[0], parts[1], line)
             legacy = m.get("function_call")
             if isinstance(legacy, Mapping):
                 b.call(None, str(legacy.get("name") or "?"), legacy.get("arguments"), line)
-            if not _tool_calls(m):
+            if not calls:
                 b.said(text_of(m.get("content")))
         elif role == "tool":
-            b.result(m.get("tool_call_id"), m.get("content"))
+            function = m.get("function")  # inspect-ai names the tool; OpenAI does not
+            b.result(
+                m.get("tool_call_id"),
+                m.get("content"),
+                tool=function if isinstance(function, str) else None,
+                errored=bool(m.get("error")),
+            )
         elif role == "function":
             b.result(None, m.get("content"), tool=str(m.get("name") or "?"))
+
+
+def load_openai_chat(records: Records, b: TraceBuilder) -> None:
+    _load_chat(records, b, _openai_call)
 
 
 # -- inspect-ai ------------------------------------------------------------------------------
@@ -83,23 +109,7 @@ def is_inspect(r: Mapping[str, Any]) -> bool:
 
 
 def load_inspect(records: Records, b: TraceBuilder) -> None:
-    for line, m in records:
-        if not isinstance(m, Mapping):
-            continue
-        role = m.get("role")
-        if role == "assistant":
-            for c in _tool_calls(m):
-                b.call(c.get("id"), str(c.get("function") or "?"), c.get("arguments"), line)
-            if not _tool_calls(m):
-                b.said(text_of(m.get("content")))
-        elif role == "tool":
-            error = m.get("error")
-            b.result(
-                m.get("tool_call_id"),
-                m.get("content"),
-                tool=str(m.get("function") or "?"),
-                errored=bool(error),
-            )
+    _load_chat(records, b, _inspect_call)
 
 
 # -- OpenAI Responses ------------------------------------------------------------------------

@@ -34,50 +34,19 @@ __all__ = [
     "text_of",
 ]
 
-ACTION_TOOLS = frozenset(
-    {
-        "write",
-        "write_file",
-        "writefile",
-        "create_file",
-        "edit",
-        "edit_file",
-        "multiedit",
-        "notebookedit",
-        "str_replace_editor",
-        "str_replace_based_edit_tool",
-        "apply_patch",
-        "file_change",
-        "todowrite",
-        "todo_write",
-        "complete_task",
-        "exit_plan_mode",
-        "replace",
-        "save_file",
-        "append_file",
-    }
-)
-"""Tools that act rather than look up (case-insensitive names): their results are
-confirmations, so they never count as lookups for the empty-evidence guard."""
-
 _WRITE_TOOLS = frozenset(
     {
-        "write",
-        "write_file",
-        "writefile",
-        "create_file",
-        "edit",
-        "edit_file",
-        "multiedit",
-        "str_replace_editor",
-        "str_replace_based_edit_tool",
-        "file_change",
-        "replace",
-        "save_file",
-        "append_file",
-        "notebookedit",
+        "write", "write_file", "writefile", "create_file", "edit", "edit_file", "multiedit",
+        "str_replace_editor", "str_replace_based_edit_tool", "file_change", "replace",
+        "save_file", "append_file", "notebookedit", "apply_patch",
     }
-)
+)  # fmt: skip
+
+ACTION_TOOLS = _WRITE_TOOLS | {"todowrite", "todo_write", "complete_task", "exit_plan_mode"}
+"""Tools that act rather than look up (case-insensitive names): their results are
+confirmations, so they never count as lookups for the empty-evidence guard. The file-writing
+ones also tell which files the agent wrote, so reading them back is not evidence."""
+
 _READ_HINT = re.compile(r"(?i)read|view|cat|open|get_file|head|tail|less|more|bat")
 _READ_COMMAND = re.compile(r"(?:^|[\s;&|('\"])(?:cat|head|tail|less|more|bat|nl|tac)\s")
 STRUCTURAL_KEYS = frozenset(
