@@ -50,7 +50,9 @@ SCORERS: dict[str, Callable[..., float]] = {
 }
 
 
-def predictions(name: str, threshold: float, index: TitleIndex, ids: list[str], queries: list[str]) -> list[str | None]:
+def predictions(
+    name: str, threshold: float, index: TitleIndex, ids: list[str], queries: list[str]
+) -> list[str | None]:
     out: list[str | None] = []
     for q in queries:
         if name.startswith("Levenshtein"):
@@ -58,13 +60,19 @@ def predictions(name: str, threshold: float, index: TitleIndex, ids: list[str], 
             out.append(ids[match.index] if match else None)
             continue
         hit = process.extractOne(
-            normalize_title(q), index.choices, scorer=SCORERS[name], processor=None, score_cutoff=threshold
+            normalize_title(q),
+            index.choices,
+            scorer=SCORERS[name],
+            processor=None,
+            score_cutoff=threshold,
         )
         out.append(ids[index.owners[hit[2]]] if hit else None)
     return out
 
 
-def evaluate(expected: list[str | None], predicted: list[str | None]) -> tuple[float, float, float, int]:
+def evaluate(
+    expected: list[str | None], predicted: list[str | None]
+) -> tuple[float, float, float, int]:
     tp = sum(1 for e, p in zip(expected, predicted, strict=True) if p is not None and p == e)
     fp = sum(1 for e, p in zip(expected, predicted, strict=True) if p is not None and p != e)
     positives = sum(1 for e in expected if e is not None)
@@ -84,13 +92,19 @@ def main() -> None:
     texts = [q["text"] for q in queries]
     expected = [q["expect"] for q in queries]
     positives = sum(e is not None for e in expected)
-    print(f"{len(evidence)} evidence titles; {len(queries)} queries: {positives} name a returned "
-          f"paper, {len(queries) - positives} do not\n")
+    print(
+        f"{len(evidence)} evidence titles; {len(queries)} queries: {positives} name a returned "
+        f"paper, {len(queries) - positives} do not\n"
+    )
     for name in SCORERS:
         if args.markdown:
-            print(f"**{name}**\n\n| threshold | precision | recall | F1 | false matches |\n|---|---|---|---|---|")
+            print(
+                f"**{name}**\n\n| threshold | precision | recall | F1 | false matches |\n|---|---|---|---|---|"
+            )
         else:
-            print(f"{name}\n  {'threshold':>9} {'precision':>9} {'recall':>7} {'F1':>6} {'false':>6}")
+            print(
+                f"{name}\n  {'threshold':>9} {'precision':>9} {'recall':>7} {'F1':>6} {'false':>6}"
+            )
         for t in THRESHOLDS:
             p, r, f1, fp = evaluate(expected, predictions(name, t, index, ids, texts))
             if args.markdown:

@@ -92,7 +92,7 @@ def test_extractors_lists_builtins(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     golden("extractors.txt", out)
     code, out, _ = run(capsys, "extractors", "--format", "json", "--no-plugins")
-    assert [r["name"] for r in json.loads(out)] == ["arxiv", "arxiv-legacy", "doi"]
+    assert [r["name"] for r in json.loads(out)] == ["arxiv", "arxiv-legacy", "doi", "title"]
 
 
 def test_fail_on_warning_and_thresholds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

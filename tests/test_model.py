@@ -54,8 +54,11 @@ CITATION_KEYS = {
     "column",
     "malformed",
     "source",
+    "kind",
     "grounded",
     "evidence",
+    "matched_title",
+    "score",
 }
 EVIDENCE_KEYS = {
     "calls",
@@ -96,8 +99,11 @@ def test_verdict_json_contract() -> None:
         "column": 11,
         "malformed": False,
         "source": None,
+        "kind": None,
         "grounded": True,
         "evidence": ["c1"],
+        "matched_title": None,
+        "score": None,
     }
     assert set(data["evidence"]) == EVIDENCE_KEYS
     assert data["evidence"]["calls"] == 2

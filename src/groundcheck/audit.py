@@ -17,7 +17,9 @@ from groundcheck.evidence import from_tool_calls
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
-from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Grounding, Severity, Verdict
+from groundcheck.grounding import EvidenceTitles, ground
+from groundcheck.layout import TITLE_SCHEME, Layout
+from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
 
 __all__ = ["Auditor", "Policy", "audit"]
 
@@ -32,6 +34,11 @@ def _check_names(instance: object, attribute: Any, value: tuple[str, ...] | None
         return
     if not value or not all(isinstance(v, str) and v for v in value):
         raise ConfigError(f"{attribute.name} must be None or a non-empty list of names")
+
+
+def _check_threshold(instance: object, attribute: Any, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 100:
+        raise ConfigError(f"{attribute.name} must be a number in (0, 100], got {value!r}")
 
 
 def _check_severity(instance: object, attribute: Any, value: str) -> None:
@@ -56,6 +63,8 @@ class Policy:
     - ``extractors``: names of the extractors to run (default: all registered).
     - ``unrecorded_severity``: severity of ``fabricated-id`` when some tool outputs were not
       recorded by the trace; ``"warning"`` accepts that the gap may hold the source.
+    - ``title_threshold``: similarity (0-100, normalised Levenshtein) a cited title needs to a
+      returned title to count as the same; see docs/titles.md for how 90 was chosen.
     """
 
     long_report_chars: int = field(default=500, validator=_check_chars)
@@ -63,6 +72,7 @@ class Policy:
         default=None, converter=_names, validator=_check_names
     )
     unrecorded_severity: Severity = field(default=ERROR, validator=_check_severity)
+    title_threshold: float = field(default=90.0, validator=_check_threshold)
 
     def with_options(self, **options: Any) -> Policy:
         """A copy with some fields changed; an unknown option is a :class:`ConfigError`."""
@@ -117,8 +127,16 @@ class Auditor:
         for name, text in _bibliographies(bibliography):
             citations += extract(text, extractors=self.extractors, source=name)
             notes.extend(bibtex_problems(text, name))
+        layout = Layout(report, citations)
+        has_titles = any(c.scheme == TITLE_SCHEME for c in citations)
+        titles = EvidenceTitles(evidence) if has_titles else None
+        threshold = self.policy.title_threshold
         groundings = tuple(
-            Grounding(c, () if c.malformed else evidence.calls_returning(c.keys)) for c in citations
+            g
+            for g in ground(citations, evidence, titles, threshold)
+            # A title-like phrase that matches nothing and is not written as a citation is
+            # just a phrase: it is neither reported nor listed.
+            if g.citation.scheme != TITLE_SCHEME or g.grounded or layout.cited(g.citation)
         )
         ctx = AuditContext(
             report=report,
@@ -126,6 +144,9 @@ class Auditor:
             evidence=evidence,
             long_report_chars=self.policy.long_report_chars,
             unrecorded_severity=self.policy.unrecorded_severity,
+            title_threshold=threshold,
+            titles=titles,
+            layout=layout,
         )
         findings: list[Finding] = []
         for check in self.checks:

@@ -12,6 +12,8 @@ from typing import ClassVar, Protocol
 
 from attrs import frozen
 
+from groundcheck.grounding import EvidenceTitles, similarity
+from groundcheck.layout import TITLE_SCHEME, Layout
 from groundcheck.model import (
     ERROR,
     WARNING,
@@ -28,9 +30,11 @@ __all__ = [
     "Check",
     "EmptyEvidenceReport",
     "FabricatedIds",
+    "IdTitleMismatch",
     "MalformedIds",
     "NoToolCalls",
     "OutputsNotRecorded",
+    "UnverifiedTitles",
 ]
 
 _SCHEME_NAMES = {"arxiv": "arXiv", "doi": "DOI"}
@@ -59,6 +63,17 @@ class AuditContext:
     evidence: EvidenceSet
     long_report_chars: int = 500
     unrecorded_severity: Severity = ERROR
+    title_threshold: float = 90.0
+    titles: EvidenceTitles | None = None
+    layout: Layout | None = None
+
+    @property
+    def identifiers(self) -> tuple[Grounding, ...]:
+        return tuple(g for g in self.citations if g.citation.scheme != TITLE_SCHEME)
+
+    @property
+    def title_citations(self) -> tuple[Grounding, ...]:
+        return tuple(g for g in self.citations if g.citation.scheme == TITLE_SCHEME)
 
     @property
     def report_chars(self) -> int:
@@ -99,7 +114,7 @@ class FabricatedIds:
                 f"; but {_plural(len(unrecorded), 'lookup')} did not record "
                 f"{'its' if len(unrecorded) == 1 else 'their'} output, which may hold it"
             )
-        for g in ctx.citations:
+        for g in ctx.identifiers:
             c = g.citation
             if g.grounded or c.malformed is not None:
                 continue
@@ -173,7 +188,7 @@ class EmptyEvidenceReport:
             if echoed:
                 detail += f", {echoed} only read back the agent's own files"
             what = f"all {_plural(len(calls), 'lookup')} returned nothing ({detail})"
-        cited = len(ctx.citations)
+        cited = len(ctx.identifiers)
         if cited:
             yield Finding(
                 self.code,
@@ -214,10 +229,105 @@ class OutputsNotRecorded:
         )
 
 
+def _quote(title: str, limit: int = 90) -> str:
+    short = title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+    return f"“{short}”"
+
+
+class UnverifiedTitles:
+    """``unverified-title``: a cited title that matches no title any tool returned.
+
+    A warning, not an error: titles are written loosely, and a paraphrase is not a
+    fabrication. Only titles written as citations count (see :mod:`groundcheck.layout`).
+    """
+
+    code: ClassVar[str] = "unverified-title"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        if ctx.layout is None:
+            return
+        unrecorded = len(ctx.evidence.unrecorded_calls)
+        gap = (
+            f"; but {_plural(unrecorded, 'lookup')} did not record "
+            f"{'its' if unrecorded == 1 else 'their'} output, which may hold it"
+            if unrecorded
+            else ""
+        )
+        for g in ctx.title_citations:
+            if g.grounded or not ctx.layout.cited(g.citation):
+                continue
+            nearest = ""
+            if ctx.titles is not None and ctx.titles.titles:
+                close = ctx.titles.match(g.citation.id, max(ctx.title_threshold - 25.0, 1.0))
+                if close is not None:
+                    nearest = (
+                        f"; the closest returned title is {_quote(close.title)} "
+                        f"({close.score:.0f} < {ctx.title_threshold:g})"
+                    )
+            yield Finding(
+                self.code,
+                WARNING,
+                f"title {_quote(g.citation.raw)} matches no title in any tool output{nearest}{gap}",
+                g.citation,
+            )
+
+
+class IdTitleMismatch:
+    """``id-title-mismatch``: a returned identifier cited beside the wrong title.
+
+    The tools returned this identifier with a title of its own; the title written beside it in
+    the report matches a *different* returned paper better, or matches no returned title at
+    all. This is how real-but-mislabelled bibliographies look: each id exists, each title
+    exists, they do not belong together.
+    """
+
+    code: ClassVar[str] = "id-title-mismatch"
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        titles, layout = ctx.titles, ctx.layout
+        if titles is None or layout is None:
+            return
+        groundings = {id(g.citation): g for g in ctx.title_citations}
+        for g in ctx.identifiers:
+            c = g.citation
+            if not g.grounded:
+                continue
+            beside = layout.title_beside(c)
+            own = titles.own_titles(c.keys)
+            if beside is None or not own:
+                continue
+            written = groundings.get(id(beside))
+            own_score = max(similarity(beside.id, t) for t in own)
+            if own_score >= ctx.title_threshold:
+                continue
+            label = cited_as(c.identifier)
+            matched = written.matched_title if written is not None else None
+            if matched is not None and matched not in own:
+                others = sorted(cited_as(i) for i in titles.ids_of(matched))
+                whose = f" ({', '.join(others[:3])})" if others else ""
+                yield Finding(
+                    self.code,
+                    ERROR,
+                    f"{label} was returned as {_quote(own[0])}, but is cited beside "
+                    f"{_quote(beside.raw)}, the title of another returned paper{whose}",
+                    c,
+                )
+            elif matched is None and beside.kind != "adjacent" and layout.cited(beside):
+                yield Finding(
+                    self.code,
+                    ERROR,
+                    f"{label} was returned as {_quote(own[0])}, but is cited beside "
+                    f"{_quote(beside.raw)}, which matches no returned title",
+                    c,
+                )
+
+
 DEFAULT_CHECKS: tuple[Check, ...] = (
     FabricatedIds(),
     MalformedIds(),
     NoToolCalls(),
     EmptyEvidenceReport(),
     OutputsNotRecorded(),
+    UnverifiedTitles(),
+    IdTitleMismatch(),
 )

@@ -27,6 +27,7 @@ __all__ = [
     "Mention",
     "Severity",
     "Verdict",
+    "Work",
 ]
 
 SCHEMA = "groundcheck.verdict/1"
@@ -88,6 +89,9 @@ class Mention:
     end: int = field(validator=_non_negative)
     malformed: str | None = None
     aliases: tuple[Identifier, ...] = ()
+    kind: str = ""
+    """How it was written, where that matters (titles: ``quoted``, ``heading``, ``reference``,
+    ``emphasis``, ``link``, ``bibtex``, ``adjacent``)."""
 
     def __attrs_post_init__(self) -> None:
         if self.end < self.start:
@@ -118,6 +122,8 @@ class Citation:
     aliases: tuple[Identifier, ...] = ()
     source: str | None = None
     """Where the citation was written when not in the report itself (its bibliography file)."""
+    kind: str = ""
+    """How it was written (see :attr:`Mention.kind`)."""
 
     @property
     def scheme(self) -> str:
@@ -143,11 +149,24 @@ class Citation:
             "column": self.column,
             "malformed": self.malformed is not None,
             "source": self.source,
+            "kind": self.kind or None,
         }
 
     def sort_key(self) -> tuple[str, int, int]:
         """Report first, then each bibliography; by position within each."""
         return (self.source or "", self.start, self.end)
+
+
+@frozen
+class Work:
+    """A paper as one tool output described it: its identifiers and its title, side by side.
+
+    Loaders pair them when a title sits in the same record (``{"arxiv_id": ..., "title": ...}``)
+    or on the same line as an identifier; the id-title check needs to know which is which.
+    """
+
+    identifiers: frozenset[Identifier]
+    title: str
 
 
 @frozen
@@ -172,6 +191,7 @@ class Evidence:
     source: str | None = None
     action: bool = False
     excluded: str | None = None
+    works: tuple[Work, ...] = ()
 
     @property
     def returned_nothing(self) -> bool:
@@ -325,10 +345,15 @@ class Finding:
 
 @frozen
 class Grounding:
-    """A citation and the tool calls whose output holds its work (none: not grounded)."""
+    """A citation and the tool calls whose output holds its work (none: not grounded).
+
+    For a title, ``matched_title`` and ``score`` name the returned title it was matched to.
+    """
 
     citation: Citation
     calls: tuple[str, ...] = ()
+    matched_title: str | None = None
+    score: float | None = None
 
     @property
     def grounded(self) -> bool:
@@ -338,6 +363,8 @@ class Grounding:
         out = self.citation.to_dict()
         out["grounded"] = self.grounded
         out["evidence"] = list(self.calls)
+        out["matched_title"] = self.matched_title
+        out["score"] = None if self.score is None else round(self.score, 1)
         return out
 
 

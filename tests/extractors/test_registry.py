@@ -88,7 +88,7 @@ def test_class_based_extractor(registry: Registry) -> None:
 
 def test_unregister_and_unknown(registry: Registry) -> None:
     registry.unregister("doi")
-    assert registry.names() == ["arxiv", "arxiv-legacy"]
+    assert registry.names() == ["arxiv", "arxiv-legacy", "title"]
     with pytest.raises(RegistryError, match="no extractor named 'doi'"):
         registry.get("doi")
     with pytest.raises(RegistryError):

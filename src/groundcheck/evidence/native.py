@@ -14,8 +14,8 @@ from typing import Any
 
 from groundcheck.errors import InputError
 from groundcheck.evidence.jsonio import iter_records
-from groundcheck.evidence.walk import flatten
-from groundcheck.extractors import Extractor, identifiers_in
+from groundcheck.evidence.trace import make_evidence
+from groundcheck.extractors import Extractor
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import Registry
 from groundcheck.model import Evidence, EvidenceSet
@@ -79,16 +79,19 @@ def evidence_from_record(
         call_id = f"{Path(source).name}#{index}" if source else f"#{index}"
     elif not isinstance(call_id, (str, int)) or isinstance(call_id, bool):
         raise InputError(f"{label} ({tool}): 'id' must be a string", source=src, line=at)
-    flat = flatten(record.get("output"))
-    return Evidence(
-        tool=tool,
-        call_id=str(call_id),
-        identifiers=frozenset(identifiers_in(flat.text, extractors)) if flat.text else frozenset(),
-        titles=flat.titles,
-        empty=flat.empty if recorded else False,
+    action = record.get("action", False)
+    if not isinstance(action, bool):
+        raise InputError(f"{label} ({tool}): 'action' must be true or false", source=src, line=at)
+    return make_evidence(
+        tool,
+        str(call_id),
+        record.get("output"),
+        extractors,
         errored=errored,
         recorded=recorded,
         source=source,
+        action=action,
+        ignore=frozenset(),
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -20,8 +21,10 @@ from typing import Any
 from attrs import frozen
 
 from groundcheck.evidence.walk import flatten
-from groundcheck.extractors import Extractor, identifiers_in
-from groundcheck.model import Evidence, EvidenceSet, Identifier
+from groundcheck.extractors import Extractor, find_mentions, identifiers_in
+from groundcheck.extractors.titles import SCHEME as TITLE
+from groundcheck.model import Evidence, EvidenceSet, Identifier, Mention, Work
+from groundcheck.text import TextView
 
 __all__ = [
     "ACTION_TOOLS",
@@ -111,24 +114,68 @@ def make_evidence(
     action: bool = False,
     excluded: str | None = None,
     empty: bool | None = None,
+    ignore: frozenset[str] = STRUCTURAL_KEYS,
 ) -> Evidence:
-    """Flatten one output and extract what it holds (nothing, when it is excluded)."""
-    flat = flatten(output, STRUCTURAL_KEYS)
-    identifiers: frozenset[Identifier] = frozenset()
+    """Flatten one output and extract what it holds (nothing, when it is excluded).
+
+    Identifiers come from every string in the output; titles from ``title`` fields and from
+    title-like text the title extractor finds; works pair a title with the identifiers of its
+    own record, or of its own line.
+    """
+    flat = flatten(output, ignore)
+    identifiers: set[Identifier] = set()
+    titles: list[str] = list(flat.titles)
+    works: list[Work] = []
     if flat.text and excluded is None:
-        identifiers = frozenset(identifiers_in(flat.text, extractors))
+        view = TextView.of(flat.text).text
+        found = [m for m, _ in find_mentions(view, extractors) if m.malformed is None]
+        ids = [m for m in found if m.identifier.scheme != TITLE]  # sorted by start
+        starts = [m.start for m in ids]
+        for m in ids:
+            identifiers.update(m.keys)
+        for m in found:
+            if m.identifier.scheme == TITLE:
+                title = view[m.start : m.end]
+                titles.append(title)
+                if m.kind == "adjacent":
+                    beside = _on_same_line(view, m, ids, starts)
+                    if beside:
+                        works.append(Work(frozenset(beside), title))
+        for title, siblings in flat.pairs:
+            named = identifiers_in(siblings, extractors) if siblings else set()
+            named = {i for i in named if i.scheme != TITLE}
+            if named:
+                works.append(Work(frozenset(named), title))
+    if excluded is not None:
+        titles = []
     return Evidence(
         tool=tool,
         call_id=call_id,
-        identifiers=identifiers,
-        titles=flat.titles if excluded is None else (),
+        identifiers=frozenset(identifiers),
+        titles=tuple(dict.fromkeys(titles)),
         empty=(flat.empty if empty is None else empty) if recorded else False,
         errored=errored,
         recorded=recorded,
         source=source,
         action=action,
         excluded=excluded,
+        works=tuple(dict.fromkeys(works)),
     )
+
+
+def _on_same_line(
+    text: str, title: Mention, ids: list[Mention], starts: list[int]
+) -> set[Identifier]:
+    """Keys of the identifier nearest to a title on the title's own line (``ids`` sorted)."""
+    line_start = text.rfind("\n", max(0, title.start - 400), title.start) + 1
+    line_end = text.find("\n", title.end, title.end + 400)
+    line_end = title.end + 400 if line_end == -1 else line_end
+    lo, hi = bisect_left(starts, line_start), bisect_left(starts, line_end)
+    near = [m for m in ids[lo:hi] if m.end <= line_end]
+    if not near:
+        return set()
+    closest = min(near, key=lambda m: min(abs(m.start - title.end), abs(title.start - m.end)))
+    return set(closest.keys)
 
 
 def _paths_in(args: Any) -> list[str]:

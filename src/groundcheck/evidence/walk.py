@@ -29,6 +29,8 @@ class FlatOutput:
     text: str
     titles: tuple[str, ...]
     empty: bool
+    pairs: tuple[tuple[str, str], ...] = ()
+    """(title, the text of the same record's other fields): a paper described in one record."""
 
 
 _NOT_JSON = object()
@@ -65,6 +67,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     """
     texts: list[str] = []
     titles: list[str] = []
+    pairs: list[tuple[str, str]] = []
     empty = True
     stack: list[tuple[Any, str | None]] = [(output, None)]
     while stack:
@@ -83,8 +86,12 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             else:
                 inner = flatten(parsed, ignore)
                 titles.extend(inner.titles)
+                pairs.extend(inner.pairs)
                 empty = empty and inner.empty
         elif isinstance(value, Mapping):
+            record = _record_pair(value, ignore)
+            if record is not None:
+                pairs.append(record)
             for k, v in list(value.items())[::-1]:
                 k_str = str(k)
                 if k_str in ignore:
@@ -104,4 +111,25 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             elif key is not None and any(k in key.lower() for k in _NUMBER_KEYS):
                 # "pmid: 123" rather than "123": an extractor that needs the label finds it.
                 texts.append(f"{key}: {value}")
-    return FlatOutput("\n\n".join(texts), tuple(titles), empty)
+    return FlatOutput("\n\n".join(texts), tuple(titles), empty, tuple(pairs))
+
+
+def _record_pair(record: Mapping[Any, Any], ignore: frozenset[str]) -> tuple[str, str] | None:
+    """(title, sibling text) for a record with a ``title``: its other fields, one level down."""
+    title = next(
+        (v for k, v in record.items() if str(k).lower() == "title" and isinstance(v, str)), None
+    )
+    if title is None or not title.strip():
+        return None
+    parts: list[str] = []
+    for k, v in record.items():
+        key = str(k)
+        if key.lower() == "title" or key in ignore:
+            continue
+        values = v.values() if isinstance(v, Mapping) else v if isinstance(v, list) else (v,)
+        for item in values:
+            if isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                parts.append(f"{key}: {item}")
+    return title.strip(), "\n\n".join(parts)

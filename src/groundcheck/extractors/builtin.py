@@ -5,6 +5,7 @@ from __future__ import annotations
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
 from groundcheck.extractors.registry import FunctionExtractor, Registry
+from groundcheck.extractors.titles import TitleExtractor
 
 __all__ = ["BUILTIN", "builtin_registry"]
 
@@ -16,6 +17,7 @@ BUILTIN = (
         "arxiv-legacy", find_arxiv_legacy, "old-style arXiv ids: hep-th/9711200, math.AG/0601001"
     ),
     FunctionExtractor("doi", find_doi, "DOIs: 10.1000/xyz, doi:, doi.org URLs; arXiv DOIs too"),
+    TitleExtractor(),
 )
 
 

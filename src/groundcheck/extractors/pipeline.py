@@ -104,6 +104,7 @@ def extract(
                 malformed=mention.malformed,
                 aliases=mention.aliases,
                 source=source,
+                kind=mention.kind,
             )
         )
     return tuple(citations)
