@@ -124,7 +124,9 @@ def main() -> None:
     )
 
     seed_s, seed_found = best_of(args.repeat, lambda: SEED_PATTERN.findall(text))
-    ours_s, ours_found = best_of(args.repeat, lambda: extract(text, extractors=BUILTIN))
+    ids_only = tuple(e for e in BUILTIN if e.name != "title")
+    ours_s, ours_found = best_of(args.repeat, lambda: extract(text, extractors=ids_only))
+    all_s, all_found = best_of(args.repeat, lambda: extract(text, extractors=BUILTIN))
     valid = [c for c in ours_found if c.malformed is None]
     print()
     print(f"{'extraction':<44}{'time':>10}{'found':>8}{'ratio':>9}")
@@ -134,7 +136,12 @@ def main() -> None:
     print(
         f"{'groundcheck extract (arxiv, legacy, doi)':<44}{ours_s * 1e3:>8.1f}ms{len(valid):>8}{ours_s / seed_s:>8.2f}x"
     )
-    print(f"  target <= 1.00x: {'met' if ours_s <= seed_s else 'NOT met'}")
+    titles = sum(1 for c in all_found if c.scheme == "title")
+    print(
+        f"{'  + title candidates (all 4 extractors)':<44}{all_s * 1e3:>8.1f}ms"
+        f"{titles:>8}{all_s / seed_s:>8.2f}x"
+    )
+    print(f"  target <= 1.00x (identifier schemes): {'met' if ours_s <= seed_s else 'NOT met'}")
     for name, keys in (
         ("seed check", [("arxiv", s) for s in seed_found]),
         ("groundcheck", [(c.scheme, c.id) for c in valid]),
@@ -146,7 +153,7 @@ def main() -> None:
 
     # Linear cost: the same corpus five times over costs about five times as much.
     big = text * 5
-    big_s, _ = best_of(max(1, args.repeat // 2), lambda: extract(big, extractors=BUILTIN))
+    big_s, _ = best_of(max(1, args.repeat // 2), lambda: extract(big, extractors=ids_only))
     print(
         f"{'5x corpus (' + format(len(big) / 1e6, '.0f') + ' MB) extraction':<44}{big_s * 1e3:>8.1f}ms"
         f"{'':>8}{big_s / ours_s:>8.2f}x of 1x (linear = 5.00x)"

@@ -120,6 +120,11 @@ def main() -> None:
     print("groundcheck at 90, by kind (right / wrong):")
     for kind, (good, bad) in sorted(kinds.items()):
         print(f"  {kind:<18} {good:>3} / {bad}")
+    print("\nwrong at 90:")
+    for q, p in zip(queries, default, strict=True):
+        if p != q["expect"]:
+            got = "nothing" if p is None else p
+            print(f"  [{q['kind']}] {q['text']!r}: expected {q['expect'] or 'nothing'}, got {got}")
 
 
 if __name__ == "__main__":

@@ -1,40 +1,90 @@
 """groundcheck: catch an AI agent citing sources its tools never returned.
 
 The public API is what ``__all__`` lists; everything else may change between versions.
+Names are imported on first use (PEP 562), so ``import groundcheck`` and ``groundcheck --help``
+stay fast; type checkers see ordinary imports.
 """
 
-from groundcheck.audit import Auditor, Policy, audit
-from groundcheck.checks import AuditContext, Check
-from groundcheck.errors import (
-    ConfigError,
-    GroundcheckError,
-    InputError,
-    PluginError,
-    RegistryError,
-    UngroundedReportError,
-)
-from groundcheck.evidence import Trace, from_tool_calls, load_evidence, load_tool_calls
-from groundcheck.extractors import (
-    Extractor,
-    Registry,
-    default_registry,
-    extract,
-    register_extractor,
-)
-from groundcheck.model import (
-    SCHEMA,
-    Citation,
-    Evidence,
-    EvidenceSet,
-    Finding,
-    Grounding,
-    Identifier,
-    Mention,
-    Verdict,
-)
-from groundcheck.text import TextView
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from groundcheck.audit import Auditor, Policy, audit
+    from groundcheck.checks import AuditContext, Check
+    from groundcheck.errors import (
+        ConfigError,
+        GroundcheckError,
+        InputError,
+        PluginError,
+        RegistryError,
+        UngroundedReportError,
+    )
+    from groundcheck.evidence.load import load_evidence
+    from groundcheck.evidence.native import from_tool_calls, load_tool_calls
+    from groundcheck.evidence.trace import Trace
+    from groundcheck.extractors.pipeline import extract
+    from groundcheck.extractors.registry import (
+        Extractor,
+        Registry,
+        default_registry,
+        register_extractor,
+    )
+    from groundcheck.extractors.titles import TitleExtractor
+    from groundcheck.model import (
+        SCHEMA,
+        Citation,
+        Evidence,
+        EvidenceSet,
+        Finding,
+        Grounding,
+        Identifier,
+        Mention,
+        Verdict,
+        Work,
+    )
+    from groundcheck.text import TextView
+    from groundcheck.titles import TitleIndex, TitleMatch
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "Auditor": "groundcheck.audit",
+    "Policy": "groundcheck.audit",
+    "audit": "groundcheck.audit",
+    "AuditContext": "groundcheck.checks",
+    "Check": "groundcheck.checks",
+    "ConfigError": "groundcheck.errors",
+    "GroundcheckError": "groundcheck.errors",
+    "InputError": "groundcheck.errors",
+    "PluginError": "groundcheck.errors",
+    "RegistryError": "groundcheck.errors",
+    "UngroundedReportError": "groundcheck.errors",
+    "load_evidence": "groundcheck.evidence.load",
+    "from_tool_calls": "groundcheck.evidence.native",
+    "load_tool_calls": "groundcheck.evidence.native",
+    "Trace": "groundcheck.evidence.trace",
+    "Extractor": "groundcheck.extractors.registry",
+    "Registry": "groundcheck.extractors.registry",
+    "default_registry": "groundcheck.extractors.registry",
+    "register_extractor": "groundcheck.extractors.registry",
+    "extract": "groundcheck.extractors.pipeline",
+    "TitleExtractor": "groundcheck.extractors.titles",
+    "SCHEMA": "groundcheck.model",
+    "Citation": "groundcheck.model",
+    "Evidence": "groundcheck.model",
+    "EvidenceSet": "groundcheck.model",
+    "Finding": "groundcheck.model",
+    "Grounding": "groundcheck.model",
+    "Identifier": "groundcheck.model",
+    "Mention": "groundcheck.model",
+    "Verdict": "groundcheck.model",
+    "Work": "groundcheck.model",
+    "TextView": "groundcheck.text",
+    "TitleIndex": "groundcheck.titles",
+    "TitleMatch": "groundcheck.titles",
+}
 
 __all__ = [
     "SCHEMA",
@@ -57,9 +107,13 @@ __all__ = [
     "Registry",
     "RegistryError",
     "TextView",
+    "TitleExtractor",
+    "TitleIndex",
+    "TitleMatch",
     "Trace",
     "UngroundedReportError",
     "Verdict",
+    "Work",
     "__version__",
     "audit",
     "default_registry",
@@ -69,3 +123,16 @@ __all__ = [
     "load_tool_calls",
     "register_extractor",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'groundcheck' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -13,8 +13,8 @@ from attrs import evolve, field, fields, frozen
 
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
 from groundcheck.errors import ConfigError, InputError
-from groundcheck.evidence import from_tool_calls
 from groundcheck.evidence.bibtex import bibtex_problems
+from groundcheck.evidence.native import from_tool_calls
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.grounding import EvidenceTitles, ground

@@ -108,6 +108,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="after only empty tool calls, warn about a report longer than N (default 500)",
     )
     a.add_argument(
+        "--title-threshold",
+        type=float,
+        metavar="T",
+        help="similarity (0-100] a cited title needs to a returned title (default 90)",
+    )
+    a.add_argument(
         "--unrecorded-severity",
         choices=("error", "warning"),
         help="severity of fabricated-id when the trace lost some outputs (default error)",
@@ -149,8 +155,8 @@ def _write(text: str) -> None:
 def _cmd_audit(args: argparse.Namespace) -> int:
     from groundcheck.audit import Auditor, Policy
     from groundcheck.errors import InputError
-    from groundcheck.evidence import load_evidence
     from groundcheck.evidence.jsonio import read_text
+    from groundcheck.evidence.load import load_evidence
     from groundcheck.model import EvidenceSet
     from groundcheck.render import verdict_text
 
@@ -164,6 +170,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         options["long_report_chars"] = args.long_report_chars
     if args.unrecorded_severity is not None:
         options["unrecorded_severity"] = args.unrecorded_severity
+    if args.title_threshold is not None:
+        options["title_threshold"] = args.title_threshold
     auditor = Auditor(Policy(**options), registry=_registry(args.no_plugins))
     sources = [*([args.trace] if args.trace else []), *args.evidence]
     traces = [

@@ -37,13 +37,18 @@ def verdict_text(verdict: Verdict, path: str = "report") -> str:
 
 def summary_line(verdict: Verdict) -> str:
     ev = verdict.evidence
-    grounded = sum(1 for g in verdict.citations if g.grounded)
+    ids = [g for g in verdict.citations if g.citation.scheme != "title"]
+    titles = [g for g in verdict.citations if g.citation.scheme == "title"]
+    grounded = sum(1 for g in ids if g.grounded)
     errors, warnings = len(verdict.errors), len(verdict.warnings)
     status = "ok" if verdict.ok else "FAIL"
     calls = len(ev.calls)
+    matched = sum(g.grounded for g in titles)
+    title_part = f", {len(titles)} title{'s' * (len(titles) != 1)} ({matched} matched)"
     return (
         f"{status}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-        f" | {len(verdict.citations)} cited, {grounded} grounded"
+        f" | {len(ids)} id{'s' * (len(ids) != 1)} cited, {grounded} grounded"
+        f"{title_part if titles else ''}"
         f" | {calls} tool call{'s' * (calls != 1)} ({ev.empty_calls} empty, "
         f"{ev.errored_calls} failed), {len(ev.identifiers)} identifiers returned"
     )

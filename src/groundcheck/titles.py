@@ -29,6 +29,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -40,6 +41,8 @@ _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
 _NOT_WORD = re.compile(r"[^\w]+")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 _GRAM = 5
+_NONE: frozenset[int] = frozenset()
+_SLICES = tuple(slice(k, k + _GRAM) for k in range(4096))
 
 
 def normalize_title(title: str) -> str:
@@ -157,31 +160,28 @@ class TitleIndex:
         max_edits = int((1.0 - cutoff) * n / cutoff + 1e-6)
         need = 2 if n >= (max_edits + 2) * _GRAM else 1
         pieces = max_edits + need
-        if n < pieces * _GRAM:
+        if n < pieces * _GRAM or n > len(_SLICES):
             return self._all
         get = self._postings.get
         step = n / pieces
         rarest: list[frozenset[int]] = []
         for p in range(pieces):
-            best: frozenset[int] | None = None
-            for k in range(int(p * step), int((p + 1) * step) - _GRAM + 1):
-                posting = get(q[k : k + _GRAM])
-                if posting is None:  # no title holds this piece: it cannot be the intact one
-                    best = None
-                    break
-                if best is None or len(posting) < len(best):
-                    best = posting
-            else:
-                if best is not None:
-                    rarest.append(best)
+            lo, hi = int(p * step), int((p + 1) * step) - _GRAM + 1
+            # The rarest gram of the piece; a gram no title holds (empty) rules the piece out.
+            best = min(map(get, map(q.__getitem__, _SLICES[lo:hi]), repeat(_NONE)), key=len)
+            if best:
+                rarest.append(best)
         if len(rarest) < need:
             return []
         if need == 1:
             return list(rarest[0].union(*rarest[1:]))
+        # Titles in at least two postings. Smallest first; the largest posting is only
+        # intersected (Python iterates the smaller side), never copied.
         rarest.sort(key=len)
         seen = set(rarest[0])
         twice: set[int] = set()
-        for posting in rarest[1:]:
+        for posting in rarest[1:-1]:
             twice |= seen.intersection(posting)
             seen |= posting
+        twice |= seen.intersection(rarest[-1])
         return list(twice)

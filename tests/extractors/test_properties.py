@@ -77,8 +77,8 @@ def test_extract_never_raises_and_spans_are_exact(text: str) -> None:
 def test_canonical_form_is_idempotent(text: str) -> None:
     """A canonical id, extracted again, is the same identifier of the same scheme."""
     for c in extract(text, extractors=BUILTIN):
-        if c.malformed is not None:
-            continue
+        if c.malformed is not None or c.scheme == "title":
+            continue  # a title's canonical form is plain text, by design not a title again
         again = identifiers_in(c.id, BUILTIN)
         assert c.identifier in again, (c.identifier, again)
 

@@ -121,13 +121,29 @@ class TitleExtractor:
     # -- finding ------------------------------------------------------------------------------
 
     def find(self, text: str) -> Iterator[Mention]:
-        found: dict[tuple[int, int], Mention] = {}
+        found: dict[tuple[int, int], Mention] = {}  # first kind wins: most specific first
 
         def add(start: int, end: int, kind: str) -> None:
             mention = self._mention(text, start, end, kind)
             if mention is not None:
                 found.setdefault((mention.start, mention.end), mention)
 
+        if "itle" in text or "ITLE" in text:
+            for m in _BIB_TITLE.finditer(text):
+                end = _closing(text, m.end(), m.group(1))
+                if end is not None:
+                    add(m.end(), end, "bibtex")
+        for start in self._line_starts(text):
+            item = _LIST_ITEM.match(text, start)
+            if item is None:
+                continue
+            body = item.group(1)
+            if _ID_LIKE.search(body) or _YEAR.search(body):
+                for seg_start, seg_end in _segments(body, item.start(1)):
+                    before_count = len(found)
+                    add(seg_start, seg_end, "reference")
+                    if len(found) > before_count:
+                        break
         for opener, pattern in _QUOTES:
             if opener in text:
                 for m in pattern.finditer(text):
@@ -151,22 +167,6 @@ class TitleExtractor:
                     and (m.start() == 0 or text[m.start() - 1] != "#")
                 ):
                     add(m.start(1), m.end(1), "heading")
-        if "itle" in text or "ITLE" in text:
-            for m in _BIB_TITLE.finditer(text):
-                end = _closing(text, m.end(), m.group(1))
-                if end is not None:
-                    add(m.end(), end, "bibtex")
-        for start in self._line_starts(text):
-            item = _LIST_ITEM.match(text, start)
-            if item is None:
-                continue
-            body = item.group(1)
-            if _ID_LIKE.search(body) or _YEAR.search(body):
-                for seg_start, seg_end in _segments(body, item.start(1)):
-                    before_count = len(found)
-                    add(seg_start, seg_end, "reference")
-                    if len(found) > before_count:
-                        break
         for finder in (find_arxiv, find_arxiv_legacy, find_doi):
             for ident in finder(text):
                 if ident.malformed is None:
@@ -255,6 +255,9 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     a_start = id_end
     while a_start < a_end and (text[a_start] in _CONNECTORS or text[a_start] in ")]}"):
         a_start += 1
+    lead = _LEADING_WORDS.match(text, a_start, a_end)
+    if lead is not None:
+        a_start = lead.end()
     for mark in _MARKUP:
         at = text.find(mark, a_start, a_end)
         if at != -1:

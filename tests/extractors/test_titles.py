@@ -1,0 +1,121 @@
+"""Title candidates in a report: what counts as a title, and how it was written."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundcheck.extractors.titles import TitleExtractor
+
+FIND = TitleExtractor()
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(m.kind, text[m.start : m.end]) for m in FIND.find(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('As "Attention Is All You Need" shows', [("quoted", "Attention Is All You Need")]),
+        ("As “Attention Is All You Need” shows", [("quoted", "Attention Is All You Need")]),
+        (
+            "*Deep Residual Learning for Image Recognition*",
+            [("emphasis", "Deep Residual Learning for Image Recognition")],
+        ),
+        (
+            "**Deep Residual Learning for Image Recognition**",
+            [("emphasis", "Deep Residual Learning for Image Recognition")],
+        ),
+        (
+            "_Deep Residual Learning for Image Recognition_",
+            [("emphasis", "Deep Residual Learning for Image Recognition")],
+        ),
+        (
+            "[Deep Residual Learning for Image Recognition](https://x.org)",
+            [("link", "Deep Residual Learning for Image Recognition")],
+        ),
+        (
+            "## Deep Residual Learning for Image Recognition",
+            [("heading", "Deep Residual Learning for Image Recognition")],
+        ),
+        (
+            "title = {{BERT}: Pre-training of Deep Bidirectional Transformers},",
+            [("bibtex", "{BERT}: Pre-training of Deep Bidirectional Transformers")],
+        ),
+        (
+            'title = "Layer Normalization Explained Simply",',
+            [("bibtex", "Layer Normalization Explained Simply")],
+        ),
+        (
+            "[3] Lewis, P., Perez, E., et al. (2020). Retrieval-augmented generation for knowledge-intensive NLP tasks. NeurIPS.",
+            [("reference", "Retrieval-augmented generation for knowledge-intensive NLP tasks")],
+        ),
+        (
+            "- Vaswani, A. et al. Attention is all you need. In NeurIPS 2017.",
+            [("reference", "Attention is all you need")],
+        ),
+        (
+            "Dense Passage Retrieval for QA (arXiv:2004.04906) is strong.",
+            [("adjacent", "Dense Passage Retrieval for QA")],
+        ),
+        (
+            "2101.03961 Switch Transformers: Scaling to Trillion Parameter Models",
+            [("adjacent", "Switch Transformers: Scaling to Trillion Parameter Models")],
+        ),
+    ],
+)
+def test_candidates(text: str, expected: list[tuple[str, str]]) -> None:
+    """Each way of writing a title yields it, trimmed, with its kind."""
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"Two words"',  # too short
+        "*very* important",
+        "## Related Work",
+        "## References",
+        "*Lewis et al., 2020*",
+        '"see https://example.org/page for more"',
+        '"arXiv:2005.11401 and more words"',
+        "snake_case_name and other_name_here",
+        "x" * 50,
+        "Lewis et al. (2020), arXiv:2005.11401.",
+        "## 2023",
+    ],
+)
+def test_not_titles(text: str) -> None:
+    """Short phrases, section names, author lines, URLs and ids are not titles."""
+    assert found(text) == []
+
+
+def test_min_words_and_stop_phrases_are_tunable() -> None:
+    strict = TitleExtractor(min_words=5, stop_phrases={"Deep Residual Learning Overview"})
+    assert list(strict.find('"Attention Is All You Need"')) != []
+    assert list(strict.find('"Layer Normalization Explained"')) == []
+    assert list(strict.find("## Deep Residual Learning Overview")) == []
+    with pytest.raises(ValueError, match="min_words"):
+        TitleExtractor(min_words=0)
+
+
+def test_identifier_is_normalised_title() -> None:
+    (m,) = FIND.find('"{BERT}: Pre-Training of Deep Models"')
+    assert m.identifier.scheme == "title"
+    assert m.identifier.id == "bert pre training of deep models"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*'ab #*_[]()"“”:.-\n10/', "2005.11401", "et al", "Word ", "title = {"]),
+        max_size=120,
+    ).map("".join)
+)
+def test_never_raises_and_spans_are_valid(text: str) -> None:
+    """On any mix of markup, ids and words: no exception, spans inside the text."""
+    for m in FIND.find(text):
+        assert 0 <= m.start < m.end <= len(text)
+        assert m.identifier.id

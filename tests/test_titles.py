@@ -1,0 +1,192 @@
+"""The title index: normalisation, subtitles, and results identical to brute force."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from groundcheck.titles import TitleIndex, main_title, normalize_title
+
+
+@pytest.mark.parametrize(
+    ("raw", "normalized"),
+    [
+        ("Attention Is All You Need", "attention is all you need"),
+        (
+            "{BERT}: Pre-training of \\emph{Deep} Bidirectional Transformers",
+            "bert pre training of deep bidirectional transformers",
+        ),
+        ("Retrieval&#8209;Augmented &amp; Grounded", "retrieval augmented grounded"),
+        ("  Spaces\tand\nbreaks  ", "spaces and breaks"),
+        ("ＦＵＬＬＷＩＤＴＨ Title", "fullwidth title"),
+        ("Straße der Modelle", "strasse der modelle"),
+        ("Большие языковые модели", "большие языковые модели"),
+        ("大規模言語モデルの評価", "大規模言語モデルの評価"),
+        ("", ""),
+    ],
+)
+def test_normalize_title(raw: str, normalized: str) -> None:
+    """Case, Unicode, LaTeX, HTML entities, punctuation and spacing fold away; scripts stay."""
+    assert normalize_title(raw) == normalized
+
+
+@pytest.mark.parametrize(
+    ("title", "main"),
+    [
+        ("Switch Transformers: Scaling to Trillion Parameter Models", "Switch Transformers"),
+        ("Attention Is All You Need: A Survey", None),
+        ("Layer Normalization", None),
+        ("Mamba - Linear-Time Sequence Modeling with Selective State Spaces", "Mamba"),
+    ],
+)
+def test_main_title_only_for_long_subtitles(title: str, main: str | None) -> None:
+    assert main_title(title) == main
+
+
+def test_survey_trap_both_ways() -> None:
+    """'X: A Survey' never grounds 'X', and 'X' never grounds 'X: A Survey'."""
+    survey = TitleIndex(["Attention Is All You Need: A Survey"])
+    assert survey.best("Attention Is All You Need", 90) is None
+    original = TitleIndex(["Attention Is All You Need"])
+    assert original.best("Attention Is All You Need: A Survey", 90) is None
+
+
+def test_subtitle_dropped_and_typos_ground() -> None:
+    index = TitleIndex(
+        [
+            "Switch Transformers: Scaling to Trillion Parameter Models with Simple and Efficient Sparsity",
+            "Deep Residual Learning for Image Recognition",
+        ]
+    )
+    switch = index.best("Switch Transformers", 90)
+    assert switch is not None and switch.index == 0 and switch.score == 100.0
+    typo = index.best("Deep Residual Learning for Image Recogniton", 90)
+    assert typo is not None and typo.index == 1 and 95 < typo.score < 100
+
+
+def _brute(index: TitleIndex, query: str, threshold: float) -> tuple[int, float] | None:
+    q = normalize_title(query)
+    if not q:
+        return None
+    hits = process.extract(
+        q,
+        index.choices,
+        scorer=Levenshtein.normalized_similarity,
+        processor=None,
+        score_cutoff=threshold / 100,
+        limit=None,
+    )
+    if not hits:
+        return None
+    top = max(h[1] for h in hits)
+    return min(h[2] for h in hits if h[1] == top), top * 100
+
+
+_words = st.sampled_from(
+    [
+        "attention",
+        "retrieval",
+        "augmented",
+        "generation",
+        "dense",
+        "passage",
+        "models",
+        "language",
+        "large",
+        "neural",
+        "learning",
+        "deep",
+        "transformers",
+        "sparse",
+        "scaling",
+        "laws",
+        "of",
+        "for",
+        "with",
+        "in",
+        "the",
+        "a",
+        "and",
+        "graph",
+    ]
+)
+_titles = st.lists(_words, min_size=1, max_size=12).map(" ".join)
+
+
+@st.composite
+def _variant(draw: st.DrawFn, titles: list[str]) -> str:
+    base = draw(st.sampled_from(titles))
+    edits = draw(st.lists(st.tuples(st.integers(0, 200), st.sampled_from("abxyz -")), max_size=6))
+    chars = list(base)
+    for pos, ch in edits:
+        if chars:
+            chars[pos % len(chars)] = ch
+    return "".join(chars)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.lists(_titles, min_size=1, max_size=40), st.sampled_from([60, 75, 85, 90, 95]))
+def test_index_equals_brute_force(data: st.DataObject, titles: list[str], threshold: int) -> None:
+    """Whatever the titles and threshold, the filtered search returns brute force's answer."""
+    index = TitleIndex(titles)
+    for _ in range(5):
+        query = data.draw(st.one_of(_titles, _variant(titles)))
+        found = index.best_choice(normalize_title(query), threshold)
+        expected = _brute(index, query, threshold)
+        if expected is None:
+            assert found is None, (query, found)
+        else:
+            assert found is not None, (query, expected)
+            assert found[0] == expected[0]
+            assert found[1] == pytest.approx(expected[1])
+
+
+def test_huge_and_many_titles_stay_fast() -> None:
+    """A 10,000-character 'title' and 5,000 evidence titles: correct, no blow-up.
+
+    The limit is generous (a hang guard, not a speed target; see benchmarks/bench_titles.py).
+    """
+    titles = [f"paper number {i} about topic {i % 97} and method {i % 13}" for i in range(5000)]
+    huge = "word " * 2000
+    index = TitleIndex([*titles, huge])
+    t0 = time.perf_counter()
+    assert index.best(huge, 90) is not None
+    assert index.best("paper number 4321 about topic 53 and method 5", 90) is not None
+    assert index.best("x" * 10_000, 90) is None
+    for i in range(200):
+        index.best(f"paper numbr {i} about topic {i % 97} and method {i % 13}", 90)
+    assert time.perf_counter() - t0 < 10
+
+
+def test_empty_index_and_query() -> None:
+    assert TitleIndex([]).best("anything at all here", 90) is None
+    assert TitleIndex(["A Real Title Here"]).best("", 90) is None
+
+
+def test_default_threshold_on_the_labelled_set() -> None:
+    """At the default 90 the matcher keeps the precision and recall docs/titles.md reports."""
+    import json
+    from pathlib import Path
+
+    data = json.loads(
+        (Path(__file__).parents[1] / "benchmarks" / "data" / "title_variants.json").read_text(
+            "utf-8"
+        )
+    )
+    index = TitleIndex(e["title"] for e in data["evidence"])
+    ids = [e["id"] for e in data["evidence"]]
+    tp = fp = 0
+    for q in data["queries"]:
+        match = index.best(q["text"], 90)
+        got = ids[match.index] if match else None
+        if got is not None:
+            tp += got == q["expect"]
+            fp += got != q["expect"]
+    positives = sum(q["expect"] is not None for q in data["queries"])
+    assert tp / (tp + fp) >= 0.98
+    assert tp / positives >= 0.94
