@@ -127,6 +127,52 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("file", metavar="FILE", help="text to scan ('-' for stdin)")
 
+    r = sub.add_parser(
+        "rate",
+        help="audit many runs and report the fabrication rate with an interval",
+        description="Audit every run and pool the verdicts: runs flagged, the rate with a "
+        "Wilson interval, per-citation rate, per-group rates, runs still needed for a target.",
+    )
+    r.add_argument(
+        "runs",
+        metavar="RUNS",
+        nargs="+",
+        help="run folders, folders of runs, globs, or a JSONL manifest "
+        '({"run", "report", "evidence", "group"?, "task"?} per line)',
+    )
+    r.add_argument("--format", choices=("text", "json"), default="text")
+    r.add_argument(
+        "--target",
+        type=float,
+        default=0.01,
+        metavar="P",
+        help="upper bound to reach (default 0.01)",
+    )
+    r.add_argument(
+        "--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)"
+    )
+    r.add_argument("--plot", metavar="FILE", help="draw a forest plot to FILE (.png, .svg, .pdf)")
+    r.add_argument(
+        "--canary",
+        action="store_true",
+        help="also audit a copy of each report with an id no tool returned; all must be caught",
+    )
+    r.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
+    r.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
+
+    c = sub.add_parser(
+        "compare",
+        help="compare two agents run on the same tasks (paired)",
+        description="Pair runs of A and B by task id (manifest 'task', else the run id) and "
+        "report the difference in rates with Newcombe's interval and the exact McNemar test.",
+    )
+    c.add_argument("a", metavar="A", help="runs of agent A (folder, glob or manifest)")
+    c.add_argument("b", metavar="B", help="runs of agent B")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--confidence", type=float, default=0.95, metavar="C")
+    c.add_argument("--workers", type=int, metavar="N")
+    c.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
+
     x = sub.add_parser(
         "extractors",
         help="list the registered extractors",
@@ -227,7 +273,115 @@ def _cmd_extractors(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"audit": _cmd_audit, "extract": _cmd_extract, "extractors": _cmd_extractors}
+def _check_level(value: float, name: str) -> None:
+    from groundcheck.errors import ConfigError
+
+    if not 0 < value < 1:
+        raise ConfigError(f"{name} must be between 0 and 1 (a proportion), got {value}")
+
+
+def _cmd_rate(args: argparse.Namespace) -> int:
+    from groundcheck.batch import TerminalProgress, audit_runs, discover_runs, rate_text, summarize
+    from groundcheck.model import dumps
+
+    _check_level(args.target, "--target")
+    _check_level(args.confidence, "--confidence")
+    specs, notes = discover_runs(args.runs)
+    results = audit_runs(
+        specs,
+        options={"no_plugins": args.no_plugins},
+        canary=args.canary,
+        workers=args.workers,
+        progress=TerminalProgress("auditing"),
+    )
+    report = summarize(results, notes, target=args.target, confidence=args.confidence)
+    _write(dumps(report.to_dict()) if args.format == "json" else rate_text(report))
+    if report.overall.runs == 0:
+        sys.stderr.write("groundcheck: error: no run could be audited; nothing was measured\n")
+        return EXIT_ERROR
+    if args.canary and report.canary_caught < report.canary_runs:
+        missed = report.canary_runs - report.canary_caught
+        sys.stderr.write(
+            f"groundcheck: error: CANARY NOT CAUGHT in {missed} of {report.canary_runs} runs: "
+            "an id no tool returned went unreported, so these rates cannot be trusted\n"
+        )
+        return EXIT_ERROR
+    if args.plot:
+        from groundcheck.plot import forest_plot
+
+        forest_plot(report, args.plot)
+        sys.stderr.write(f"plot written to {args.plot}\n")
+    return EXIT_OK
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from groundcheck.batch import TerminalProgress, audit_runs, discover_runs
+    from groundcheck.model import dumps
+    from groundcheck.stats import paired_comparison
+
+    _check_level(args.confidence, "--confidence")
+    sides = []
+    notes: list[str] = []
+    for label, source in (("A", args.a), ("B", args.b)):
+        specs, found_notes = discover_runs([source])
+        notes += [f"{label}: {n}" for n in found_notes]
+        results = audit_runs(
+            specs,
+            options={"no_plugins": args.no_plugins},
+            workers=args.workers,
+            progress=TerminalProgress(f"auditing {label}"),
+        )
+        by_task: dict[str, bool] = {}
+        for res in results:
+            key = res.task or res.run
+            if not res.readable:
+                notes.append(f"{label}: unreadable run {res.run}: {res.problem}")
+            elif key in by_task:
+                notes.append(f"{label}: duplicate task {key!r}: kept the first")
+            else:
+                by_task[key] = res.flagged
+        sides.append(by_task)
+    a, b = sides
+    tasks = sorted(set(a) & set(b))
+    only_a, only_b = sorted(set(a) - set(b)), sorted(set(b) - set(a))
+    if only_a:
+        notes.append(f"{len(only_a)} task(s) only in A, left out: {', '.join(only_a[:10])}")
+    if only_b:
+        notes.append(f"{len(only_b)} task(s) only in B, left out: {', '.join(only_b[:10])}")
+    result = paired_comparison([a[t] for t in tasks], [b[t] for t in tasks], args.confidence)
+    n = result.pairs
+    if args.format == "json":
+        data = {"schema": "groundcheck.compare/1", **result.to_dict(), "notes": notes}
+        _write(dumps(data))
+    else:
+        d = result.difference
+        rate_a = (result.both + result.only_a) / n if n else 0.0
+        rate_b = (result.both + result.only_b) / n if n else 0.0
+        lines = [
+            f"tasks paired: {n}",
+            f"A flagged {result.both + result.only_a} ({rate_a:.1%}), "
+            f"B flagged {result.both + result.only_b} ({rate_b:.1%})",
+            f"discordant: {result.only_a} only A, {result.only_b} only B; "
+            f"both {result.both}, neither {result.neither}",
+            f"difference A − B: {d.estimate * 100:+.1f} points "
+            f"({d.confidence:.0%} Newcombe CI {d.low * 100:+.1f} to {d.high * 100:+.1f})",
+            f"exact McNemar test: p = {result.p_value:.4g}",
+        ]
+        lines += [f"note: {note}" for note in notes]
+        _write("\n".join(lines) + "\n")
+    if n == 0:
+        sys.stderr.write("groundcheck: error: no task was audited on both sides\n")
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "audit": _cmd_audit,
+    "extract": _cmd_extract,
+    "extractors": _cmd_extractors,
+    "rate": _cmd_rate,
+    "compare": _cmd_compare,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
