@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         register_extractor,
     )
     from groundcheck.extractors.titles import TitleExtractor
+    from groundcheck.ledger import CitationRefused, Ledger, LedgerRun
     from groundcheck.model import (
         SCHEMA,
         Citation,
@@ -71,6 +72,9 @@ _LAZY = {
     "register_extractor": "groundcheck.extractors.registry",
     "extract": "groundcheck.extractors.pipeline",
     "TitleExtractor": "groundcheck.extractors.titles",
+    "CitationRefused": "groundcheck.ledger",
+    "Ledger": "groundcheck.ledger",
+    "LedgerRun": "groundcheck.ledger",
     "SCHEMA": "groundcheck.model",
     "Citation": "groundcheck.model",
     "Evidence": "groundcheck.model",
@@ -92,6 +96,7 @@ __all__ = [
     "Auditor",
     "Check",
     "Citation",
+    "CitationRefused",
     "ConfigError",
     "Evidence",
     "EvidenceSet",
@@ -101,6 +106,8 @@ __all__ = [
     "Grounding",
     "Identifier",
     "InputError",
+    "Ledger",
+    "LedgerRun",
     "Mention",
     "PluginError",
     "Policy",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -172,6 +173,27 @@ def _build_parser() -> argparse.ArgumentParser:
     c.add_argument("--confidence", type=float, default=0.95, metavar="C")
     c.add_argument("--workers", type=int, metavar="N")
     c.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
+
+    led = sub.add_parser(
+        "ledger",
+        help="inspect or audit an evidence ledger (tool calls recorded live)",
+        description="Show the runs of an evidence ledger, or audit a report against one run.",
+    )
+    led_sub = led.add_subparsers(dest="ledger_command", metavar="ACTION", parser_class=_Parser)
+    led_sub.required = True
+    show = led_sub.add_parser("show", help="runs with their calls and returned identifiers")
+    show.add_argument("db", metavar="DB")
+    show.add_argument("--run", metavar="NAME", help="only this run")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    laud = led_sub.add_parser(
+        "audit", help="audit a report against a run's recorded calls (exit codes as audit)"
+    )
+    laud.add_argument("db", metavar="DB")
+    laud.add_argument("report", metavar="REPORT", help="the report ('-' for stdin)")
+    laud.add_argument("--run", metavar="NAME", help="the run (default: 'default')")
+    laud.add_argument("--format", choices=("text", "json"), default="text")
+    laud.add_argument("--fail-on", choices=("error", "warning"), default="error")
+    laud.add_argument("--title-threshold", type=float, metavar="T")
 
     x = sub.add_parser(
         "extractors",
@@ -375,7 +397,46 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    from groundcheck.errors import InputError
+    from groundcheck.evidence.jsonio import read_text
+    from groundcheck.ledger import Ledger
+    from groundcheck.model import dumps
+    from groundcheck.render import verdict_text
+
+    if not Path(args.db).is_file():
+        raise InputError("no such ledger file", source=args.db)
+    ledger = Ledger(args.db)
+    if args.ledger_command == "show":
+        runs = ledger.summary(args.run)
+        if args.format == "json":
+            _write(dumps({"schema": "groundcheck.ledger/1", "runs": runs}))
+            return EXIT_OK
+        lines = []
+        for run in runs:
+            lines.append(
+                f"run {run['run']}: {len(run['calls'])} calls, {len(run['citations'])} citations"
+            )
+            for call in run["calls"]:
+                flag = " FAILED" if call["error"] else ""
+                returned = ", ".join(call["returned"]) or "no identifiers"
+                lines.append(f"  {call['call']} {call['tool']}{flag}: {returned}")
+            for cited in run["citations"]:
+                lines.append(f"  cited {cited}")
+        _write("\n".join(lines) + "\n")
+        return EXIT_OK
+    report = read_text(args.report)
+    options: dict[str, Any] = {}
+    if args.title_threshold is not None:
+        options["title_threshold"] = args.title_threshold
+    verdict = ledger.audit(report, run=args.run or "default", **options)
+    name = "<stdin>" if args.report == "-" else args.report
+    _write(verdict.to_json() if args.format == "json" else verdict_text(verdict, name))
+    return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
+
+
 _COMMANDS = {
+    "ledger": _cmd_ledger,
     "audit": _cmd_audit,
     "extract": _cmd_extract,
     "extractors": _cmd_extractors,
