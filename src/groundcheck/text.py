@@ -9,6 +9,7 @@ user sees, and can fix, the exact characters they wrote. Plain ASCII text with n
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from bisect import bisect_right
@@ -33,30 +34,80 @@ INVISIBLE = frozenset(
 as the id to a person and must read so to the extractor too."""
 
 HYPHENS = {"\u2010": "-", "\u2011": "-", "\u2212": "-"}
+CONFUSABLES = {"\u2215": "/", "\u29f8": "/", "\u2044": "/", "\u2236": ":", "\u0589": ":"}
+"""Look-alikes of the separators identifiers use (NFKC leaves these alone)."""
 """Typographic hyphens folded to ASCII '-' (NFKC keeps them): ``hep‐th/9711200`` is ``hep-th``."""
 
-# A hyphen at a line end between two digits (or a dot and a digit) splits a number, not a word:
-# "2005.114-\n01" is 2005.11401. Between letters it is kept, since "hep-\nth" is really hep-th.
-# Both patterns start with a literal so the regex engine can skip ahead instead of testing
-# every position; the character before the hyphen is checked by hand.
-_LINE_BREAK = re.compile(r"-[ \t]*\r?\n[ \t]*(?=[0-9])")
-_SPECIAL = re.compile(r"-[ \t]*\r?\n[ \t]*(?=\d)|[^\x00-\x7f]+")
-# \d (any Unicode decimal digit) after the break, since a fullwidth ２ becomes 2 in the view.
+# What the view rewrites besides single characters, each as one alternative of one pattern:
+# - a hyphen at a line end between two digits splits a number, not a word ("2005.114-\n01");
+#   between letters it is kept, since "hep-\nth" is really hep-th;
+# - a bare line break inside an identifier's digits ("2005.\n11401", "hep-th/97\n11200"),
+#   joined only when the digits on both sides make exactly one id-shaped run;
+# - HTML entities and numeric character references ("&#50;&#48;&#48;&#53;");
+# - JSON escapes ("\u0032", "\/") in text that quotes JSON;
+# - percent-escapes of unreserved URL characters, "/" and ":" ("2005%2E11401"), which mean
+#   the same character (RFC 3986); "%23", "%3F" and the like are left for the DOI rules.
+_SPECIAL = re.compile(
+    r"(?P<hyphen>-[ \t]*\r?\n[ \t]*(?=\d))"
+    r"|(?P<newline>\r?\n[ \t]*(?=\d))"
+    r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
+    r"|(?P<escape>\\u[0-9a-fA-F]{4}|\\/)"
+    r"|(?P<percent>%(?:2[DdEeFf]|3[0-9Aa]|4[1-9A-Fa-f]|5[0-9AaFf]|6[1-9A-Fa-f]|7[0-9AaEe]))"
+    r"|(?P<unicode>[^\x00-\x7f]+)"
+)
+_NEEDS_VIEW = re.compile(
+    r"-[ \t]*\r?\n[ \t]*[0-9]"
+    r"|[./][0-9]{0,6}[ \t]*\r?\n[ \t]*[0-9]"
+    r"|&#?[A-Za-z0-9]{1,32};"
+    r"|\\u[0-9a-fA-F]{4}|\\/"
+    r"|%[2-7][0-9A-Fa-f]"
+)
+"""Could this ASCII text need the slow path? (A cheap over-approximation of _SPECIAL.)"""
 _NUMBER_END = frozenset("0123456789.")
+_MODERN_HEAD = re.compile(r"(?:^|[^0-9])[0-9]{4}\.([0-9]{0,4})$")
+_LEGACY_HEAD = re.compile(r"[A-Za-z]/([0-9]{1,6})$")
+_DIGITS = re.compile(r"[0-9]+")
 
 
-def _has_broken_number(text: str) -> bool:
-    return any(m.start() and text[m.start() - 1] in _NUMBER_END for m in _LINE_BREAK.finditer(text))
+def _joins_an_id(view_tail: str, original: str, after: int) -> bool:
+    """Does a line break between ``view_tail`` and ``original[after:]`` split one identifier?"""
+    following = _DIGITS.match(original, after)
+    if following is None:
+        return False
+    more = len(following.group())
+    modern = _MODERN_HEAD.search(view_tail)
+    if modern is not None:
+        return len(modern.group(1)) + more in (4, 5)
+    legacy = _LEGACY_HEAD.search(view_tail)
+    return legacy is not None and len(legacy.group(1)) + more == 7
+
+
+def _decode(kind: str, text: str) -> str:
+    """The character(s) an entity, escape or percent-escape stands for ("" if none)."""
+    if kind == "entity":
+        out = html.unescape(text)
+        return "" if out == text else out
+    if kind == "escape":
+        if text == "\\/":
+            return "/"
+        code = int(text[2:], 16)
+        return "" if 0xD800 <= code <= 0xDFFF else chr(code)
+    return chr(int(text[1:], 16))
 
 
 def _fold(ch: str, _cache: dict[str, str] = {}) -> str:  # noqa: B006 - deliberate memo
     """The view of one non-ASCII character; memoised because reports repeat few characters."""
     out = _cache.get(ch)
     if out is None:
+        digit = unicodedata.decimal(ch, None)
         if ch in INVISIBLE:
             out = ""
         elif ch in HYPHENS:
             out = HYPHENS[ch]
+        elif digit is not None:
+            out = str(digit)  # any script's digits: ٢٠٠٥ and 𝟐𝟎𝟎𝟓 are 2005
+        elif ch in CONFUSABLES:
+            out = CONFUSABLES[ch]
         else:
             out = unicodedata.normalize("NFKC", ch)
             # NFKC may produce characters that are themselves invisible or typographic hyphens.
@@ -84,7 +135,7 @@ class TextView:
 
     @classmethod
     def of(cls, original: str) -> TextView:
-        if original.isascii() and not _has_broken_number(original):
+        if original.isascii() and _NEEDS_VIEW.search(original) is None:
             return cls(original, original)
         return cls._build(original)
 
@@ -107,12 +158,31 @@ class TextView:
         for m in _SPECIAL.finditer(original):
             start, end = m.span()
             copy(start)
+            kind = m.lastgroup or ""
             run = m.group()
-            if run[0] == "-":
+            if kind == "hyphen":
                 if pieces and pieces[-1][-1:] in _NUMBER_END:
                     opos = end  # a number broken across lines: drop the hyphen and the break
                 continue
-            if unicodedata.is_normalized("NFKC", run) and not _has_invisible_or_hyphen(run):
+            if kind == "newline":
+                tail = "".join(pieces[-3:])[-16:]
+                if _joins_an_id(tail, original, end):
+                    opos = end  # an identifier broken across lines: drop the break
+                continue
+            if kind != "unicode":
+                decoded = _decode(kind, run)
+                folded = "".join(_fold(c) if not c.isascii() else c for c in decoded)
+                if folded:
+                    pieces.append(folded)
+                    segments.append((vpos, opos, len(folded), end - start))
+                    vpos += len(folded)
+                    opos = end
+                continue
+            if (
+                unicodedata.is_normalized("NFKC", run)
+                and not _has_invisible_or_hyphen(run)
+                and not any(unicodedata.decimal(c, None) is not None for c in run)
+            ):
                 copy(end)
                 continue
             for ch in run:
@@ -169,7 +239,7 @@ def _add(
 
 
 def _has_invisible_or_hyphen(run: str) -> bool:
-    return any(ch in INVISIBLE or ch in HYPHENS for ch in run)
+    return any(ch in INVISIBLE or ch in HYPHENS or ch in CONFUSABLES for ch in run)
 
 
 def line_starts(text: str) -> list[int]:

@@ -28,6 +28,13 @@ FLOODS = {
     "hyphen line breaks": "1-\n",
     "zero-width flood": "2\u200b",
     "fullwidth digits": "２０．",
+    "spaces": " ",  # regression guard: a leading [ \t]* before \n would be quadratic here
+    "spaces before line breaks": " " * 50 + "\n",
+    "entity-like": "&#",
+    "percent signs": "%2",
+    "JSON escapes": "\\u00",
+    "numbered lines": "2005.\n1",
+    "dots and newlines": ".\n",
 }
 
 
