@@ -55,14 +55,29 @@ _SPECIAL = re.compile(
     r"|(?P<percent>%(?:2[DdEeFf]|3[0-9Aa]|4[1-9A-Fa-f]|5[0-9AaFf]|6[1-9A-Fa-f]|7[0-9AaEe]))"
     r"|(?P<unicode>[^\x00-\x7f]+)"
 )
-_NEEDS_VIEW = re.compile(
-    r"-[ \t]*\r?\n[ \t]*[0-9]"
-    r"|[./][0-9]{0,6}[ \t]*\r?\n[ \t]*[0-9]"
-    r"|&#?[A-Za-z0-9]{1,32};"
-    r"|\\u[0-9a-fA-F]{4}|\\/"
-    r"|%[2-7][0-9A-Fa-f]"
-)
-"""Could this ASCII text need the slow path? (A cheap over-approximation of _SPECIAL.)"""
+_ENTITY_LIKE = re.compile(r"&#?[A-Za-z0-9]{1,32};")
+_ESCAPE_LIKE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|/)")
+_PERCENT_LIKE = re.compile(r"%[2-7][0-9A-Fa-f]")
+_BREAK_BEFORE_DIGIT = re.compile(r"\n[ \t]*[0-9]")
+
+
+def _needs_view(text: str) -> bool:
+    """Could this ASCII text need the slow path? Each test starts with a literal character
+    (found by a fast search) and runs only when that character occurs at all."""
+    if "&" in text and _ENTITY_LIKE.search(text):
+        return True
+    if "\\" in text and _ESCAPE_LIKE.search(text):
+        return True
+    if "%" in text and _PERCENT_LIKE.search(text):
+        return True
+    if "\n" in text:
+        for m in _BREAK_BEFORE_DIGIT.finditer(text):
+            before = text[max(0, m.start() - 3) : m.start()].rstrip(" \t\r-")
+            if before[-1:] in _NUMBER_END and before:
+                return True
+    return False
+
+
 _NUMBER_END = frozenset("0123456789.")
 _MODERN_HEAD = re.compile(r"(?:^|[^0-9])[0-9]{4}\.([0-9]{0,4})$")
 _LEGACY_HEAD = re.compile(r"[A-Za-z]/([0-9]{1,6})$")
@@ -135,7 +150,7 @@ class TextView:
 
     @classmethod
     def of(cls, original: str) -> TextView:
-        if original.isascii() and _NEEDS_VIEW.search(original) is None:
+        if original.isascii() and not _needs_view(original):
             return cls(original, original)
         return cls._build(original)
 
