@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import tracemalloc
 from pathlib import Path
@@ -257,3 +258,18 @@ def test_sovereign_trace_with_outputs_grounds(tmp_path: Path) -> None:
     trace = load_evidence(path)
     assert trace.evidence.identifiers == {Identifier("arxiv", "2005.11401")}
     assert trace.evidence.unrecorded_calls == ()
+
+
+def test_result_for_an_unknown_call_id_is_still_evidence() -> None:
+    """Regression (found by hypothesis): a result naming a call id never seen raised KeyError."""
+    trace = load_evidence([{"role": "tool", "tool_call_id": "ghost", "content": "2101.03961"}])
+    (call,) = trace.evidence.calls
+    assert call.call_id == "ghost"
+    assert Identifier("arxiv", "2101.03961") in call.identifiers
+
+
+def test_loose_field_types_do_not_crash() -> None:
+    """Regressions (found by hypothesis): a list 'type' and a number 'parts' are just ignored."""
+    for records in ([{"role": None, "type": []}], [{"parts": 1, "role": None}]):
+        with contextlib.suppress(InputError):
+            load_evidence(records)

@@ -30,6 +30,12 @@ __all__ = [
 Records = Iterable[tuple[int | None, Any]]
 
 
+def _kind(record: Mapping[str, Any]) -> str | None:
+    """A record's ``type`` when it is a string (traces are loose: it may be anything)."""
+    kind = record.get("type")
+    return kind if isinstance(kind, str) else None
+
+
 def _tool_calls(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     calls = message.get("tool_calls")
     return [c for c in calls if isinstance(c, Mapping)] if isinstance(calls, list) else []
@@ -129,7 +135,7 @@ _RESPONSES_TYPES = frozenset(
 
 
 def is_responses(r: Mapping[str, Any]) -> bool:
-    return r.get("type") in _RESPONSES_TYPES
+    return _kind(r) in _RESPONSES_TYPES
 
 
 def load_responses(records: Records, b: TraceBuilder) -> None:
@@ -203,7 +209,7 @@ def _blocks(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def is_anthropic(r: Mapping[str, Any]) -> bool:
-    return "role" in r and any(c.get("type") in _ANTHROPIC_BLOCKS for c in _blocks(r))
+    return "role" in r and any(_kind(c) in _ANTHROPIC_BLOCKS for c in _blocks(r))
 
 
 def anthropic_blocks(blocks: Iterable[Mapping[str, Any]], b: TraceBuilder, line: int | None) -> str:
@@ -250,7 +256,7 @@ def _langchain_message(r: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | 
         name = ident[-1] if isinstance(ident, list) and ident else ""
         kind = {"ToolMessage": "tool", "AIMessage": "ai", "HumanMessage": "human"}.get(name, name)
         return kind, r["kwargs"]
-    if r.get("type") in _LC_TYPES:
+    if _kind(r) in _LC_TYPES:
         return r["type"], r
     return None
 
@@ -261,7 +267,7 @@ _LC_TYPES = frozenset({"ai", "tool", "human", "system", "AIMessageChunk"})
 def is_langchain(r: Mapping[str, Any]) -> bool:
     if "run_type" in r or (r.get("lc") == 1 and r.get("type") == "constructor"):
         return True
-    if r.get("type") not in _LC_TYPES:
+    if _kind(r) not in _LC_TYPES:
         return False
     return isinstance(r.get("data"), Mapping) or "content" in r
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from groundcheck.evidence.trace import TraceBuilder, as_mapping, text_of
+from groundcheck.evidence.trace import TraceBuilder, as_list, as_mapping, text_of
 
 __all__ = [
     "is_atif",
@@ -69,14 +69,14 @@ def span_attributes(span: Mapping[str, Any]) -> dict[str, Any]:
 
 def expand_otlp(document: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
     """The spans of an OTLP JSON export (resourceSpans -> scopeSpans -> spans)."""
-    for resource in document.get("resourceSpans", []) or []:
+    for resource in as_list(document.get("resourceSpans")):
         if not isinstance(resource, Mapping):
             continue
-        for scope in (
-            resource.get("scopeSpans", resource.get("instrumentationLibrarySpans", [])) or []
+        for scope in as_list(
+            resource.get("scopeSpans", resource.get("instrumentationLibrarySpans"))
         ):
             if isinstance(scope, Mapping):
-                for span in scope.get("spans", []) or []:
+                for span in as_list(scope.get("spans")):
                     if isinstance(span, Mapping):
                         yield span
 
@@ -109,7 +109,7 @@ def is_otel(r: Mapping[str, Any]) -> bool:
 def _message_parts(messages: Any) -> Iterator[tuple[str, Mapping[str, Any]]]:
     for message in _maybe_json(messages) if isinstance(_maybe_json(messages), list) else []:
         if isinstance(message, Mapping):
-            for part in message.get("parts", []) or []:
+            for part in as_list(message.get("parts")):
                 if isinstance(part, Mapping):
                     yield str(message.get("role", "")), part
 
@@ -156,7 +156,7 @@ def load_otel(records: Records, b: TraceBuilder) -> None:
             for key in ("gen_ai.input.messages", "gen_ai.output.messages"):
                 if key in attrs:
                     _report_parts(b, _message_parts(attrs[key]), line)
-            for event in span.get("events", []) or []:
+            for event in as_list(span.get("events")):
                 if isinstance(event, Mapping):
                     _deprecated_event(b, event, line)
 
@@ -167,7 +167,7 @@ def _deprecated_event(b: TraceBuilder, event: Mapping[str, Any], line: int | Non
     if not isinstance(body, Mapping):
         return
     if name == "gen_ai.assistant.message":
-        for call in body.get("tool_calls", []) or []:
+        for call in as_list(body.get("tool_calls")):
             if isinstance(call, Mapping):
                 fn = as_mapping(call.get("function"))
                 b.call(call.get("id"), str(fn.get("name") or "?"), fn.get("arguments"), line)
@@ -178,7 +178,7 @@ def _deprecated_event(b: TraceBuilder, event: Mapping[str, Any], line: int | Non
 def is_otel_messages(r: Mapping[str, Any]) -> bool:
     return "role" in r and any(
         isinstance(p, Mapping) and p.get("type") in ("tool_call", "tool_call_response")
-        for p in (r.get("parts") or [])
+        for p in as_list(r.get("parts"))
     )
 
 
@@ -305,10 +305,10 @@ def load_atif(records: Records, b: TraceBuilder) -> None:
     for _, doc in records:
         if not isinstance(doc, Mapping):
             continue
-        for step in doc.get("steps", []) or []:
+        for step in as_list(doc.get("steps")):
             if not isinstance(step, Mapping):
                 continue
-            for call in step.get("tool_calls", []) or []:
+            for call in as_list(step.get("tool_calls")):
                 if isinstance(call, Mapping):
                     b.call(
                         call.get("tool_call_id"),
@@ -317,7 +317,7 @@ def load_atif(records: Records, b: TraceBuilder) -> None:
                     )
             observation = step.get("observation")
             if isinstance(observation, Mapping):
-                for res in observation.get("results", []) or []:
+                for res in as_list(observation.get("results")):
                     if isinstance(res, Mapping):
                         b.result(res.get("source_call_id"), res.get("content"))
             if step.get("source") == "agent" and not step.get("tool_calls"):

@@ -252,9 +252,10 @@ class TraceBuilder:
         """A result came back. Without an id it answers the oldest open call of that tool."""
         key: str | None = call_id.strip() if isinstance(call_id, str) else None
         if key is None or key not in self._pending:
-            if key is None:
-                key = self._match_by_order(tool)
-            if key is None:  # a result for a call the trace never showed
+            matched = self._match_by_order(tool) if key is None else None
+            if matched is not None:
+                key = matched
+            else:  # a result for a call the trace never showed: evidence all the same
                 key = self._key(call_id)
                 self._pending[key] = _Pending(tool or "?", None, None)
         pending = self._pending.pop(key)
