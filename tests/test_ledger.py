@@ -187,7 +187,8 @@ def test_concurrent_processes(tmp_path: Path) -> None:
     with ProcessPoolExecutor(3) as pool:
         pids = list(pool.map(_process_worker, [path] * 3))
     ledger = Ledger(path)
-    assert sum(len(ledger.tool_calls(f"p{pid}")) for pid in set(pids)) == 30 * len(set(pids))
+    # A worker process may take more than one task; every task recorded 30 calls.
+    assert sum(len(ledger.tool_calls(f"p{pid}")) for pid in set(pids)) == 30 * len(pids)
     assert ledger.integrity() == "ok"
 
 

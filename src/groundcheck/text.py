@@ -79,6 +79,7 @@ def _needs_view(text: str) -> bool:
 
 
 _NUMBER_END = frozenset("0123456789.")
+_INVISIBLE_RE = re.compile("[" + "".join(sorted(INVISIBLE)) + "]")
 _MODERN_HEAD = re.compile(r"(?:^|[^0-9])[0-9]{4}\.([0-9]{0,4})$")
 _LEGACY_HEAD = re.compile(r"[A-Za-z]/([0-9]{1,6})$")
 _DIGITS = re.compile(r"[0-9]+")
@@ -147,12 +148,27 @@ class TextView:
     text: str
     _view_starts: list[int] = field(factory=list, repr=False)
     _segments: list[tuple[int, int, int, int]] = field(factory=list, repr=False)
+    _shifted: list[int] = field(factory=list, repr=False)
+    """For each invisible character removed up front: how many characters were kept before it."""
 
     @classmethod
     def of(cls, original: str) -> TextView:
-        if original.isascii() and not _needs_view(original):
-            return cls(original, original)
-        return cls._build(original)
+        if original.isascii():
+            return cls._build(original) if _needs_view(original) else cls(original, original)
+        if _INVISIBLE_RE.search(original) is None:
+            return cls._build(original)
+        # Invisible characters go first, in one pass, with a compact map of where they were:
+        # a flood of zero-width spaces would otherwise cost a Python step each.
+        deleted = [m.start() for m in _INVISIBLE_RE.finditer(original)]
+        stripped = _INVISIBLE_RE.sub("", original)
+        inner = cls.of(stripped)
+        return cls(
+            original,
+            inner.text,
+            inner._view_starts,
+            inner._segments,
+            [pos - i for i, pos in enumerate(deleted)],
+        )
 
     @classmethod
     def _build(cls, original: str) -> TextView:
@@ -193,12 +209,15 @@ class TextView:
                     vpos += len(folded)
                     opos = end
                 continue
-            if (
-                unicodedata.is_normalized("NFKC", run)
-                and not _has_invisible_or_hyphen(run)
-                and not any(unicodedata.decimal(c, None) is not None for c in run)
-            ):
-                copy(end)
+            folds = {ch: _fold(ch) for ch in set(run)}
+            if all(len(out) == 1 for out in folds.values()):
+                # One character for one (the usual case: fullwidth forms, digits, hyphens): one
+                # translate call and one exactly-mapped segment for the whole run.
+                translated = run.translate({ord(k): v for k, v in folds.items()})
+                pieces.append(translated)
+                _add(segments, vpos, opos, len(run), len(run))
+                vpos += len(run)
+                opos = end
                 continue
             for ch in run:
                 out = _fold(ch)
@@ -222,7 +241,14 @@ class TextView:
         """Map a view span to the original span that shows the same characters."""
         if self.is_identity:
             return start, end
-        return self._map_start(start), self._map_end(end, start)
+        if self._segments:
+            start, end = self._map_start(start), self._map_end(end, start)
+        if self._shifted:
+            first = start + bisect_right(self._shifted, start)
+            if end <= start:
+                return first, first
+            return first, end - 1 + bisect_right(self._shifted, end - 1) + 1
+        return start, end
 
     def _map_start(self, pos: int) -> int:
         k = bisect_right(self._view_starts, pos) - 1

@@ -46,3 +46,18 @@ def test_flood_is_linear(unit: str) -> None:
     extract(text)
     audit(text[:100_000], [{"tool": "t", "output": text[:100_000]}])
     assert time.perf_counter() - t0 < 10.0
+
+
+def test_arxiv_prefix_flood_is_not_slower_than_a_benign_text() -> None:
+    """Regression: every 'arXiv' hint scanned its own window for short ids (12x a benign text)."""
+    import time
+
+    flood = "arXiv:" * 50_000
+    benign = "The model was trained on 12 datasets and evaluated twice. " * 5_000
+    t0 = time.perf_counter()
+    extract(flood)
+    flood_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    extract(benign)
+    benign_s = time.perf_counter() - t0
+    assert flood_s < 10 * benign_s + 0.5

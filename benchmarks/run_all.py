@@ -1,0 +1,169 @@
+"""The benchmark suite, one command: ``python benchmarks/run_all.py``.
+
+1. Identifier extraction on one generated corpus with planted ids: groundcheck against the
+   seed's one-regex check (``re`` and ``regex``), idutils applied per token and refextract's
+   extractor. Speed, ratio to the seed, precision and recall against the corpus truth, and
+   peak RSS, each tool in its own process. The peers run from their own environment
+   (``benchmarks/setup_peers.sh``); without it they are skipped, and the table says so.
+2. Hostile inputs: 1 MB floods audited, as a ratio of a benign 1 MB report's time.
+3. The title matcher against brute-force rapidfuzz (benchmarks/bench_titles.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_core import make_corpus  # noqa: E402
+
+PEERS_PYTHON = HERE.parent / ".bench-peers" / "bin" / "python"
+TOOLS = [
+    ("seed re.findall", "seed-re", False),
+    ("seed regex.findall", "seed-regex", False),
+    ("groundcheck (arxiv, legacy, doi)", "groundcheck", False),
+    ("idutils per token", "idutils", True),
+    ("refextract", "refextract", True),
+]
+
+
+def run_tool(tool: str, corpus: Path, peers: bool) -> dict[str, object] | None:
+    python = str(PEERS_PYTHON) if peers else sys.executable
+    if peers and not PEERS_PYTHON.exists():
+        return None
+    env_path = str(HERE.parent / "src")
+    out = subprocess.run(
+        [python, str(HERE / "peers_worker.py"), tool, str(corpus)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"},
+    )
+    return dict(json.loads(out.stdout))
+
+
+def extraction_table(megabytes: float) -> None:
+    text, planted = make_corpus(megabytes)
+    truth = {f"{s}:{i}" for s, i in planted}
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus = Path(tmp, "corpus.txt")
+        corpus.write_text(text, encoding="utf-8")
+        print(f"1. extraction: {len(text) / 1e6:.2f} MB corpus, {len(truth)} distinct planted ids")
+        print(
+            f"   {'tool':<34}{'time':>10}{'MB/s':>9}{'x seed':>8}{'precision':>11}{'recall':>8}{'peak RSS':>10}"
+        )
+        base = None
+        for label, tool, peers in TOOLS:
+            result = run_tool(tool, corpus, peers)
+            if result is None:
+                print(f"   {label:<34}  skipped: run benchmarks/setup_peers.sh to install it")
+                continue
+            seconds = float(result["seconds"])  # type: ignore[arg-type]
+            found = set(result["found"])  # type: ignore[call-overload]
+            base = base or seconds
+            precision = len(found & truth) / len(found) if found else 1.0
+            recall = len(found & truth) / len(truth)
+            print(
+                f"   {label:<34}{seconds * 1e3:>8.1f}ms{len(text) / 1e6 / seconds:>9.2f}"
+                f"{seconds / base:>8.2f}{precision:>10.1%}{recall:>8.1%}"
+                f"{float(result['peak_mib']):>8.0f}MiB"  # type: ignore[arg-type]
+            )
+
+
+FLOODS = {
+    "digit run": "9",
+    "'10.' flood": "10.",
+    "slash flood": "/",
+    "dot-digit flood": ".1234",
+    "arXiv: prefixes": "arXiv:",
+    "DOI suffix run": "10.1000/" + "a" * 200 + " ",
+    "unclosed brackets": "10.1000/(",
+    "legacy tails": "hep-th/",
+    "zero-width flood": "2\u200b",
+    "entity flood": "&#50;",
+    "numbered lines": "2005.\n1",
+    "spaces": " ",
+    "quotes": '"word ',
+    "emphasis markers": "*a ",
+    "headings": "# a\n",
+    "fullwidth digits": "２０．",
+}
+
+
+def hostile_table(size: int = 1_000_000) -> None:
+    from groundcheck import audit
+
+    benign, _ = make_corpus(size / 1e6, seed=5)
+    calls = [{"tool": "search", "output": benign[:20_000]}]
+
+    def timed(report: str) -> float:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            audit(report, calls)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    base = timed(benign)
+    print(
+        f"\n2. hostile inputs: audit time of a 1 MB flood / a benign 1 MB report ({base * 1e3:.0f} ms); limit 10x"
+    )
+    worst = ("", 0.0)
+    for name, unit in FLOODS.items():
+        seconds = timed((unit * (size // len(unit) + 1))[:size])
+        ratio = seconds / base
+        worst = max(worst, (name, ratio), key=lambda x: x[1])
+        print(f"   {name:<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
+    nested: object = "2005.11401"
+    for _ in range(100_000):
+        nested = [nested]
+    t0 = time.perf_counter()
+    audit(benign, [{"tool": "search", "output": nested}])
+    seconds = time.perf_counter() - t0
+    ratio = seconds / base
+    worst = max(worst, ("evidence nested 100k deep", ratio), key=lambda x: x[1])
+    print(f"   {'evidence nested 100k deep':<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
+    verdict = "within" if worst[1] <= 10 else "OVER"
+    print(f"   worst: {worst[0]} at {worst[1]:.2f}x ({verdict} the 10x limit)")
+
+
+def titles_section() -> None:
+    print("\n3. title matcher (benchmarks/bench_titles.py)")
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        print("   skipped: needs numpy for the brute-force baseline (pip install -e '.[bench]')")
+        return
+    out = subprocess.run(
+        [sys.executable, str(HERE / "bench_titles.py"), "--repeat", "5"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in out.stdout.splitlines():
+        print(f"   {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--mb",
+        type=float,
+        default=0.05,
+        help="corpus size for the extraction table (refextract reads ~0.002 MB/s: keep it small)",
+    )
+    args = parser.parse_args()
+    extraction_table(args.mb)
+    hostile_table()
+    titles_section()
+
+
+if __name__ == "__main__":
+    main()
