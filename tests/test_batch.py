@@ -127,6 +127,8 @@ def test_cli_rate_nothing_measured(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "no runs found" in captured.out
     assert "nothing was measured" in captured.err
     assert main(["rate", str(tmp_path / "empty"), "--target", "2"]) == 2
+    assert main(["rate", str(tmp_path / "empty"), "--workers", "-1"]) == 2
+    assert "--workers must be 1 or more" in capsys.readouterr().err
 
 
 def test_cli_compare_pairs_by_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -128,8 +128,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("file", metavar="FILE", help="text to scan ('-' for stdin)")
 
+    batch = _Parser(add_help=False)  # options shared by the commands that audit many runs
+    batch.add_argument("--format", choices=("text", "json"), default="text")
+    batch.add_argument(
+        "--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)"
+    )
+    batch.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
+    batch.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
+
     r = sub.add_parser(
         "rate",
+        parents=[batch],
         help="audit many runs and report the fabrication rate with an interval",
         description="Audit every run and pool the verdicts: runs flagged, the rate with a "
         "Wilson interval, per-citation rate, per-group rates, runs still needed for a target.",
@@ -141,7 +150,6 @@ def _build_parser() -> argparse.ArgumentParser:
         help="run folders, folders of runs, globs, or a JSONL manifest "
         '({"run", "report", "evidence", "group"?, "task"?} per line)',
     )
-    r.add_argument("--format", choices=("text", "json"), default="text")
     r.add_argument(
         "--target",
         type=float,
@@ -149,30 +157,22 @@ def _build_parser() -> argparse.ArgumentParser:
         metavar="P",
         help="upper bound to reach (default 0.01)",
     )
-    r.add_argument(
-        "--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)"
-    )
     r.add_argument("--plot", metavar="FILE", help="draw a forest plot to FILE (.png, .svg, .pdf)")
     r.add_argument(
         "--canary",
         action="store_true",
         help="also audit a copy of each report with an id no tool returned; all must be caught",
     )
-    r.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
-    r.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
 
     c = sub.add_parser(
         "compare",
+        parents=[batch],
         help="compare two agents run on the same tasks (paired)",
         description="Pair runs of A and B by task id (manifest 'task', else the run id) and "
         "report the difference in rates with Newcombe's interval and the exact McNemar test.",
     )
     c.add_argument("a", metavar="A", help="runs of agent A (folder, glob or manifest)")
     c.add_argument("b", metavar="B", help="runs of agent B")
-    c.add_argument("--format", choices=("text", "json"), default="text")
-    c.add_argument("--confidence", type=float, default=0.95, metavar="C")
-    c.add_argument("--workers", type=int, metavar="N")
-    c.add_argument("--no-plugins", action="store_true", help="skip installed plug-ins")
 
     led = sub.add_parser(
         "ledger",
@@ -302,12 +302,20 @@ def _check_level(value: float, name: str) -> None:
         raise ConfigError(f"{name} must be between 0 and 1 (a proportion), got {value}")
 
 
+def _check_workers(workers: int | None) -> None:
+    from groundcheck.errors import ConfigError
+
+    if workers is not None and workers < 1:
+        raise ConfigError(f"--workers must be 1 or more, got {workers}")
+
+
 def _cmd_rate(args: argparse.Namespace) -> int:
     from groundcheck.batch import TerminalProgress, audit_runs, discover_runs, rate_text, summarize
     from groundcheck.model import dumps
 
     _check_level(args.target, "--target")
     _check_level(args.confidence, "--confidence")
+    _check_workers(args.workers)
     specs, notes = discover_runs(args.runs)
     results = audit_runs(
         specs,
@@ -342,6 +350,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from groundcheck.stats import paired_comparison
 
     _check_level(args.confidence, "--confidence")
+    _check_workers(args.workers)
     sides = []
     notes: list[str] = []
     for label, source in (("A", args.a), ("B", args.b)):
