@@ -94,12 +94,18 @@ class TitleExtractor:
     # -- what a title looks like --------------------------------------------------------------
 
     def looks_like_title(self, text: str) -> bool:
-        if len(text) > self.max_chars or title_words(text) < self.min_words:
-            return False
+        return self._normalized_if_title(text) is not None
+
+    def _normalized_if_title(self, text: str) -> str | None:
+        """The normalised title when ``text`` looks like one (cheapest tests first), else None."""
+        if len(text) > self.max_chars or sum(map(str.isalpha, text)) < len(text) // 2:
+            return None
+        if title_words(text) < self.min_words:
+            return None
         if _ET_AL.search(text) or _ID_LIKE.search(text) or _AUTHORS.match(text):
-            return False
-        letters = sum(map(str.isalpha, text))
-        return letters >= len(text) // 2 and normalize_title(text) not in self.stop_phrases
+            return None
+        normalized = normalize_title(text)
+        return normalized if normalized and normalized not in self.stop_phrases else None
 
     def _mention(self, text: str, start: int, end: int, kind: str) -> Mention | None:
         """A mention for ``text[start:end]`` trimmed of surrounding punctuation, if title-like."""
@@ -111,10 +117,8 @@ class TitleExtractor:
         candidate = raw[left:right]
         if candidate.count("(") != candidate.count(")") and candidate.endswith("("):
             return None
-        if not self.looks_like_title(candidate):
-            return None
-        normalized = normalize_title(candidate)
-        if not normalized:
+        normalized = self._normalized_if_title(candidate)
+        if normalized is None:
             return None
         return Mention(Identifier(SCHEME, normalized), start + left, start + right, kind=kind)
 
