@@ -7,7 +7,7 @@ from typing import Any
 
 from groundcheck.model import Citation, Finding, Verdict, dumps
 
-__all__ = ["citations_json", "citations_text", "verdict_json", "verdict_text"]
+__all__ = ["citations_json", "citations_text", "summary_line", "verdict_text"]
 
 
 def _where(path: str, finding: Finding) -> str:
@@ -52,10 +52,6 @@ def summary_line(verdict: Verdict) -> str:
         f" | {calls} tool call{'s' * (calls != 1)} ({ev.empty_calls} empty, "
         f"{ev.errored_calls} failed), {len(ev.identifiers)} identifiers returned"
     )
-
-
-def verdict_json(verdict: Verdict) -> str:
-    return verdict.to_json()
 
 
 def citations_text(citations: Sequence[Citation], path: str = "report") -> str:

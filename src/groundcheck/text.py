@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from attrs import field, frozen
 
-__all__ = ["TextView", "line_starts", "locate"]
+__all__ = ["TextView", "locate"]
 
 INVISIBLE = frozenset(
     "\u00ad"  # soft hyphen
@@ -281,13 +281,6 @@ def _add(
 
 def _has_invisible_or_hyphen(run: str) -> bool:
     return any(ch in INVISIBLE or ch in HYPHENS or ch in CONFUSABLES for ch in run)
-
-
-def line_starts(text: str) -> list[int]:
-    """Offsets at which each line of ``text`` starts (line 1 starts at 0)."""
-    starts = [0]
-    starts.extend(m.end() for m in re.finditer("\n", text))
-    return starts
 
 
 def locate(text: str, offsets: list[int]) -> Iterator[tuple[int, int]]:
