@@ -19,9 +19,14 @@ def resolve_extractors(
     return (registry or default_registry()).select(names)
 
 
-def _run(extractor: Extractor, text: str) -> list[tuple[Mention, str]]:
+def _run(
+    extractor: Extractor, text: str, beside: list[Mention] | None = None
+) -> list[tuple[Mention, str]]:
     try:
-        found = list(extractor.find(text))
+        if beside is None:
+            found = list(extractor.find(text))
+        else:
+            found = list(getattr(extractor, "find_beside")(text, beside))  # noqa: B009
     except Exception as exc:
         raise PluginError(
             f"extractor {extractor.name!r} failed: {type(exc).__name__}: {exc}"
@@ -47,10 +52,21 @@ def find_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Ment
     the DOI ``10.48550/arXiv.2005.11401``. A mention inside another one that already names the
     same work is dropped, so one written citation counts once; any other overlap keeps both,
     and each is judged on its own.
+
+    An extractor with a ``find_beside(text, mentions)`` method (the title extractor) runs after
+    the others and is handed their mentions, so it need not search for identifiers again.
     """
     found: list[tuple[Mention, str]] = []
+    second: list[Extractor] = []
     for extractor in extractors:
-        found.extend(_run(extractor, text))
+        if callable(getattr(extractor, "find_beside", None)):
+            second.append(extractor)
+        else:
+            found.extend(_run(extractor, text))
+    if second:
+        first = [m for m, _ in found]
+        for extractor in second:
+            found.extend(_run(extractor, text, first))
     if len(found) < 2:
         return found
     found.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))

@@ -125,6 +125,21 @@ class TitleExtractor:
     # -- finding ------------------------------------------------------------------------------
 
     def find(self, text: str) -> Iterator[Mention]:
+        """Title candidates in ``text``, finding the identifiers beside them itself."""
+        ids = [
+            m
+            for finder in (find_arxiv, find_arxiv_legacy, find_doi)
+            for m in finder(text)
+            if m.malformed is None
+        ]
+        return self.find_beside(text, ids)
+
+    def find_beside(self, text: str, identifiers: Iterable[Mention]) -> Iterator[Mention]:
+        """Title candidates, given the identifiers other extractors already found in ``text``.
+
+        The extraction pipeline calls this (see :func:`groundcheck.extractors.find_mentions`),
+        so identifiers are searched once per text, not once more for the titles beside them.
+        """
         found: dict[tuple[int, int], Mention] = {}  # first kind wins: most specific first
 
         def add(start: int, end: int, kind: str) -> None:
@@ -171,12 +186,11 @@ class TitleExtractor:
                     and (m.start() == 0 or text[m.start() - 1] != "#")
                 ):
                     add(m.start(1), m.end(1), "heading")
-        for finder in (find_arxiv, find_arxiv_legacy, find_doi):
-            for ident in finder(text):
-                if ident.malformed is None:
-                    span = adjacent_title(text, ident.start, ident.end)
-                    if span is not None:
-                        add(span[0], span[1], "adjacent")
+        for ident in identifiers:
+            if ident.malformed is None and ident.identifier.scheme != SCHEME:
+                span = adjacent_title(text, ident.start, ident.end)
+                if span is not None:
+                    add(span[0], span[1], "adjacent")
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
     @staticmethod
