@@ -119,3 +119,25 @@ def test_never_raises_and_spans_are_valid(text: str) -> None:
     for m in FIND.find(text):
         assert 0 <= m.start < m.end <= len(text)
         assert m.identifier.id
+
+
+def test_titles_beside_ids_from_any_extractor() -> None:
+    """Through the pipeline, the title extractor reads the ids the other extractors found,
+    a user's PMID extractor included, instead of searching for ids itself."""
+    import re as regex_module
+
+    from groundcheck.extractors import extract
+    from groundcheck.extractors.builtin import builtin_registry
+    from groundcheck.model import Identifier, Mention
+
+    registry = builtin_registry()
+
+    @registry.extractor("pmid")
+    def pmid(text: str):  # type: ignore[no-untyped-def]
+        for m in regex_module.finditer(r"PMID:\s*(\d+)", text):
+            yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+
+    text = "Deep Learning for Protein Folding Prediction (PMID: 12345)."
+    found = [(c.scheme, c.raw) for c in extract(text, registry)]
+    assert ("title", "Deep Learning for Protein Folding Prediction") in found
+    assert ("pmid", "12345") in found

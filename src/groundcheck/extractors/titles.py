@@ -260,6 +260,9 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
         if at != -1:
             b_start = at + 1
     b_end = prefix_start
+    opened = text.rfind("(", b_start, b_end)
+    if opened != -1 and ")" not in text[opened:b_end]:
+        b_end = opened  # "Title (PMID: 123": what follows an open parenthesis is a label
     while b_end > b_start and text[b_end - 1] in _CONNECTORS:
         b_end -= 1
     lead = _LEADING_WORDS.match(text, b_start, b_end)
