@@ -56,6 +56,10 @@ def found(text: str) -> list[tuple[str, str]]:
             "- Vaswani, A. et al. Attention is all you need. In NeurIPS 2017.",
             [("reference", "Attention is all you need")],
         ),
+        (  # regression: a lower-case "arXiv:" after the title kept the id in the segment
+            "3. Asai, A., et al. (2023). Self-RAG: Learning to retrieve and critique. arXiv:2310.11511",
+            [("reference", "Self-RAG: Learning to retrieve and critique")],
+        ),
         (
             "Dense Passage Retrieval for QA (arXiv:2004.04906) is strong.",
             [("adjacent", "Dense Passage Retrieval for QA")],

@@ -60,7 +60,7 @@ _HEADING = re.compile(r"#{1,6}[ \t]+([^\n]*[^\s#])")
 _BIB_TITLE = re.compile(r"(?i)\btitle\s*=\s*([{\"])")
 _LINE_START = re.compile(r"\n[ \t]*(?=[\[0-9*+•-])")
 _LIST_ITEM = re.compile(r"[ \t]*(?:\[\d{1,4}\]|\d{1,4}[.)]|[-*+•])[ \t]+([^\n]+)")
-_SEGMENT_END = re.compile(r"(?<=[.?!])\s+(?=[\"“(A-Z0-9])")
+_SEGMENT_END = re.compile(r"(?<=[.?!])\s+(?=[\"“(A-Z0-9]|(?i:arxiv|doi|https?:))")
 _YEAR = re.compile(r"\(\d{4}[a-z]?\)|\b(?:19|20)\d{2}\b")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
 
