@@ -100,3 +100,18 @@ def test_titles_in_text_outputs_ground() -> None:
     )
     assert v.findings == ()
     assert [g.grounded for g in v.citations] == [True, True]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        f"We compare *{RAG}* (arXiv:2005.11401) with *{DPR}* (arXiv:2004.04906) in detail.",
+        f"Also [{DPR}](https://arxiv.org/abs/2004.04906) and [{RAG}](https://arxiv.org/abs/2005.11401).",
+        f"Results:\n2005.11401 {RAG}\n2004.04906 {DPR}\n",
+        f"## {RAG}\nLewis et al., arXiv:2005.11401; see also arXiv:2004.04906 ({DPR}).",
+    ],
+)
+def test_each_id_pairs_with_its_own_title(report: str) -> None:
+    """Regression: with two cited papers in one paragraph, each id is paired with the title
+    written for it (before it on its line, else after it), not with the neighbour's."""
+    assert audit(report, CALLS).findings == ()

@@ -54,26 +54,42 @@ class Layout:
         return title.kind in _CITED_NEAR_ID and bool(self._ids.get(self.block(title.start)))
 
     def title_beside(self, identifier: Citation) -> Citation | None:
-        """The title written beside an identifier: the nearest one in its paragraph.
+        """The title written for an identifier, within its paragraph.
 
-        Titles written as titles (quoted, heading, ...) win over plain text next to the id.
+        Citations are written "Title (arXiv:X)", "[Title](.../abs/X)" or, in tool-style lists,
+        "X Title". So: the nearest title *before* the id with no other id in between; failing
+        that, the nearest title after it, again with no other id in between. Titles written
+        as titles (quoted, heading, ...) win over plain words next to the id.
         """
         if identifier.source is not None:
             return None
-        candidates = self._titles.get(self.block(identifier.start), [])
+        block = self.block(identifier.start)
+        candidates = self._titles.get(block, [])
         if not candidates:
             return None
+        others = [c for c in self._ids.get(block, []) if c is not identifier]
 
-        def rank(t: Citation) -> tuple[int, int]:
-            gap = (
-                identifier.start - t.end if t.end <= identifier.start else t.start - identifier.end
-            )
-            return (t.kind == "adjacent", abs(gap))
+        def clear(lo: int, hi: int) -> bool:
+            return not any(lo <= c.start and c.end <= hi for c in others)
 
-        best = min(candidates, key=rank)
-        if best.kind == "adjacent" and not _same_line(best, identifier):
-            return None
-        return best
+        start, end = identifier.start, identifier.end
+        before = [t for t in candidates if t.end <= start and clear(t.end, start)]
+        after = [t for t in candidates if t.start >= end and clear(end, t.start)]
+        # Same line first ("Title (arXiv:X)", "X Title"), then the paragraph (a heading above);
+        # before the id first, then after it; written titles before plain adjacent words.
+        for pool, on_line in ((before, True), (after, True), (before, False), (after, False)):
+            chosen = [t for t in pool if _same_line(t, identifier) == on_line]
+            if on_line is False:
+                chosen = [t for t in chosen if t.kind != "adjacent"]
+            if chosen:
+                return min(
+                    chosen,
+                    key=lambda t: (
+                        t.kind == "adjacent",
+                        start - t.end if t.end <= start else t.start - end,
+                    ),
+                )
+        return None
 
 
 def _same_line(a: Citation, b: Citation) -> bool:
