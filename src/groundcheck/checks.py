@@ -272,6 +272,12 @@ class UnverifiedTitles:
             )
 
 
+_LOOSE_KINDS = frozenset({"adjacent", "heading"})
+"""Titles too loosely written to accuse an id of a title matching nothing: the words beside it,
+and section headings, which paraphrase as often as they quote. They still count when they
+match another returned paper."""
+
+
 class IdTitleMismatch:
     """``id-title-mismatch``: a returned identifier cited beside the wrong title.
 
@@ -312,7 +318,7 @@ class IdTitleMismatch:
                     f"{_quote(beside.raw)}, the title of another returned paper{whose}",
                     c,
                 )
-            elif matched is None and beside.kind != "adjacent" and layout.cited(beside):
+            elif matched is None and beside.kind not in _LOOSE_KINDS and layout.cited(beside):
                 yield Finding(
                     self.code,
                     ERROR,
