@@ -257,7 +257,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                 source=args.trace,
             )
         report = trace.report
-        name = trace.report_path or args.trace
+        # Lines and columns count within the final answer, not the trace file: say so.
+        name = trace.report_path or f"{args.trace} (final answer)"
     evidence = EvidenceSet.merge(t.evidence for t in traces)
     bibliography = {path: read_text(path) for path in args.bibliography}
     verdict = auditor.audit(report, evidence, bibliography=bibliography or None)

@@ -145,3 +145,18 @@ def test_titles_beside_ids_from_any_extractor() -> None:
     found = [(c.scheme, c.raw) for c in extract(text, registry)]
     assert ("title", "Deep Learning for Protein Folding Prediction") in found
     assert ("pmid", "12345") in found
+
+
+def test_packed_json_gives_no_title_fragments() -> None:
+    """Regression: in '..."title":"X Y Z","url":"https://arxiv.org/abs/ID"' the words before
+    the glued URL were taken as a title, a fragment of X Y Z."""
+    text = '[{"title":"Improving Dictionary Learning with Gated Sparse Autoencoders","url":"https://arxiv.org/abs/2404.16014"}]'
+    titles = [text[m.start : m.end] for m in FIND.find(text)]
+    assert titles == ["Improving Dictionary Learning with Gated Sparse Autoencoders"]
+
+
+def test_reference_with_a_quoted_title_is_taken_by_the_quote() -> None:
+    """Regression: a reference entry holding a quoted title also yielded the unquoted segment
+    with the closing quote and the venue glued on."""
+    text = '- "Towards Monosemanticity: Decomposing Language Models" (Anthropic, 2023)'
+    assert found(text) == [("quoted", "Towards Monosemanticity: Decomposing Language Models")]

@@ -159,6 +159,8 @@ class TitleExtractor:
             body = item.group(1)
             if _ID_LIKE.search(body) or _YEAR.search(body):
                 for seg_start, seg_end in _segments(body, item.start(1)):
+                    if any(q in text[seg_start:seg_end] for q in _QUOTE_CHARS):
+                        continue  # a quoted title inside: the quoted rule takes it exactly
                     before_count = len(found)
                     add(seg_start, seg_end, "reference")
                     if len(found) > before_count:
@@ -230,6 +232,10 @@ def _segments(item: str, offset: int) -> Iterator[tuple[int, int]]:
 
 
 _CONNECTORS = frozenset(" \t([{—–:,;-")
+_PREFIX_STOP = frozenset(" \t([{<\"'“”‘’,;|`")
+"""Where a prefix glued to an id ends: quotes and commas too, so that in packed JSON
+('..."title":"X","url":"https://arxiv.org/abs/ID"') the glued run is the URL alone."""
+_QUOTE_CHARS = ('"', "“", "”", "«", "»")
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
 _MARKUP = ('"', "“", "”", "[", "]", "{", "}", "=", "*", "_", "`", "|")
 
@@ -249,7 +255,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     line_end = text.find("\n", id_end, window_end)
     line_end = window_end if line_end == -1 else line_end
     prefix_start = id_start
-    while prefix_start > line_start and text[prefix_start - 1] not in " \t([":
+    while prefix_start > line_start and text[prefix_start - 1] not in _PREFIX_STOP:
         prefix_start -= 1  # step back over a prefix glued to the id ("arXiv:", a URL)
     seg_start = max(line_start, prefix_start - 300)
     before = text[seg_start:prefix_start]
