@@ -53,3 +53,14 @@ def test_claude_code_transcript_audited_alone() -> None:
         ("unverified-title", "Scaling and Evaluating Sparse Autoencoders"),
         ("fabricated-id", "2406.04093"),
     ]
+
+
+def test_openai_chat_with_crossref_dois() -> None:
+    """Crossref results (titles as lists, DOIs); a numbered reference list in author-year
+    style; one paper, cited by its arXiv DOI, that no tool returned."""
+    trace = load_evidence(HERE / "openai_crossref_dois.json")
+    assert trace.format == "openai-chat"
+    assert findings(trace.report or "", trace.evidence) == [
+        ("unverified-title", "Denoising Diffusion Implicit Models"),
+        ("fabricated-id", "10.48550/arXiv.2010.02502"),
+    ]

@@ -89,6 +89,7 @@ def test_candidates(text: str, expected: list[tuple[str, str]]) -> None:
         "x" * 50,
         "Lewis et al. (2020), arXiv:2005.11401.",
         "## 2023",
+        "2. Ho, Jain & Abbeel (2020). NeurIPS.",  # regression: the author-year segment
     ],
 )
 def test_not_titles(text: str) -> None:

@@ -39,6 +39,8 @@ _ID_LIKE = re.compile(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
 _ET_AL = re.compile(r"(?i)\bet\s+al\b")
+_AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
+"""'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
 _AUTHORS = re.compile(r"^(?:[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s*)+,?\s*(?:and\s+|&\s+)?)+$")
 
 # Every pattern below starts with a literal character, so the regex engine jumps between
@@ -102,7 +104,12 @@ class TitleExtractor:
             return None
         if title_words(text) < self.min_words:
             return None
-        if _ET_AL.search(text) or _ID_LIKE.search(text) or _AUTHORS.match(text):
+        if (
+            _ET_AL.search(text)
+            or _ID_LIKE.search(text)
+            or _AUTHORS.match(text)
+            or _AUTHOR_YEAR.search(text)
+        ):
             return None
         normalized = normalize_title(text)
         return normalized if normalized and normalized not in self.stop_phrases else None
