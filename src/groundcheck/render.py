@@ -43,6 +43,7 @@ def summary_line(verdict: Verdict) -> str:
     errors, warnings = len(verdict.errors), len(verdict.warnings)
     status = "ok" if verdict.ok else "FAIL"
     calls = len(ev.calls)
+    returned = len(ev.identifiers)
     matched = sum(g.grounded for g in titles)
     title_part = f", {len(titles)} title{'s' * (len(titles) != 1)} ({matched} matched)"
     return (
@@ -50,7 +51,7 @@ def summary_line(verdict: Verdict) -> str:
         f" | {len(ids)} id{'s' * (len(ids) != 1)} cited, {grounded} grounded"
         f"{title_part if titles else ''}"
         f" | {calls} tool call{'s' * (calls != 1)} ({ev.empty_calls} empty, "
-        f"{ev.errored_calls} failed), {len(ev.identifiers)} identifiers returned"
+        f"{ev.errored_calls} failed), {returned} identifier{'s' * (returned != 1)} returned"
     )
 
 
