@@ -115,12 +115,14 @@ def make_evidence(
     excluded: str | None = None,
     empty: bool | None = None,
     ignore: frozenset[str] = STRUCTURAL_KEYS,
+    shared: dict[Any, Any] | None = None,
 ) -> Evidence:
     """Flatten one output and extract what it holds (nothing, when it is excluded).
 
     Identifiers come from every string in the output; titles from ``title`` fields and from
     title-like text the title extractor finds; works pair a title with the identifiers of its
-    own record, or of its own line.
+    own record, or of its own line. ``shared`` (one dict per trace) makes equal titles and
+    identifiers of different calls one object each: a long trace repeats them a lot.
     """
     flat = flatten(output, ignore)
     identifiers: set[Identifier] = set()
@@ -151,8 +153,8 @@ def make_evidence(
     return Evidence(
         tool=tool,
         call_id=call_id,
-        identifiers=frozenset(identifiers),
-        titles=tuple(dict.fromkeys(titles)),
+        identifiers=frozenset(_shared(i, shared) for i in identifiers),
+        titles=tuple(_shared(t, shared) for t in dict.fromkeys(titles)),
         empty=(flat.empty if empty is None else empty) if recorded else False,
         errored=errored,
         recorded=recorded,
@@ -161,6 +163,10 @@ def make_evidence(
         excluded=excluded,
         works=tuple(dict.fromkeys(works)),
     )
+
+
+def _shared(value: Any, shared: dict[Any, Any] | None) -> Any:
+    return value if shared is None else shared.setdefault(value, value)
 
 
 def _on_same_line(
@@ -222,6 +228,7 @@ class TraceBuilder:
         self._report: str | None = None
         self._notes: list[str] = []
         self._approximate = 0
+        self._shared: dict[Any, Any] = {}
         self._counter = 0
         self.skipped_lines = 0
 
@@ -272,6 +279,7 @@ class TraceBuilder:
                 action=name.lower() in ACTION_TOOLS,
                 excluded=self._echo_reason(name, pending.args),
                 empty=empty,
+                shared=self._shared,
             )
         )
 
