@@ -266,3 +266,27 @@ def test_bibliography_option(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     )
     assert code == 1
     assert f"{bib}:1:18: error: fabricated-id: arXiv:2004.04906" in out
+
+
+def test_audit_sarif(capsys: pytest.CaptureFixture[str]) -> None:
+    """--format sarif: SARIF 2.1.0 with one result per finding, located like the text output."""
+    code, out, _ = run(
+        capsys,
+        "audit",
+        "examples/apr23/report.md",
+        "--evidence",
+        "examples/apr23/tool_calls.json",
+        "--format",
+        "sarif",
+    )
+    assert code == 1
+    data = json.loads(out)
+    assert data["version"] == "2.1.0"
+    results = data["runs"][0]["results"]
+    assert len(results) == 11
+    fabricated = [r for r in results if r["ruleId"] == "fabricated-id"]
+    assert fabricated[0]["level"] == "error"
+    region = fabricated[0]["locations"][0]["physicalLocation"]["region"]
+    assert region == {"startLine": 7, "startColumn": 28, "endLine": 7, "endColumn": 38}
+    rules = {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]}
+    assert {"fabricated-id", "unverified-title", "no-tool-calls"} <= rules

@@ -60,8 +60,15 @@ def _build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser(
         "audit",
         parents=[common],
+        conflict_handler="resolve",
         help="check a report against what its tool calls returned",
         description="Check every identifier REPORT cites against the outputs of its tool calls.",
+    )
+    a.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="output format (default text; sarif for code-scanning dashboards)",
     )
     a.add_argument(
         "report",
@@ -262,7 +269,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     evidence = EvidenceSet.merge(t.evidence for t in traces)
     bibliography = {path: read_text(path) for path in args.bibliography}
     verdict = auditor.audit(report, evidence, bibliography=bibliography or None)
-    _write(verdict.to_json() if args.format == "json" else verdict_text(verdict, name))
+    if args.format == "sarif":
+        from groundcheck import __version__
+        from groundcheck.render import verdict_sarif
+
+        _write(verdict_sarif(verdict, name, __version__))
+    else:
+        _write(verdict.to_json() if args.format == "json" else verdict_text(verdict, name))
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from groundcheck.model import Citation, Finding, Verdict, dumps
 
-__all__ = ["citations_json", "citations_text", "summary_line", "verdict_text"]
+__all__ = ["citations_json", "citations_text", "summary_line", "verdict_sarif", "verdict_text"]
 
 
 def _where(path: str, finding: Finding) -> str:
@@ -69,3 +69,57 @@ def citations_text(citations: Sequence[Citation], path: str = "report") -> str:
 def citations_json(citations: Sequence[Citation]) -> str:
     data: list[Any] = [c.to_dict() for c in citations]
     return dumps(data)
+
+
+_RULES = {
+    "fabricated-id": "Cited identifier is in no tool output",
+    "malformed-id": "Written as an identifier but breaks its grammar",
+    "id-title-mismatch": "Returned identifier cited beside another paper's title",
+    "unverified-title": "Cited title matches no returned title",
+    "no-tool-calls": "Report written without any tool call",
+    "empty-evidence-report": "Every lookup returned nothing, yet the report goes on",
+    "outputs-not-recorded": "The trace did not record some tool outputs",
+}
+
+
+def verdict_sarif(verdict: Verdict, path: str = "report", version: str = "") -> str:
+    """SARIF 2.1.0, for code-scanning dashboards and CI annotations."""
+    codes = sorted({f.code for f in verdict.findings} | set(_RULES))
+    results = []
+    for f in sorted(verdict.findings, key=Finding.sort_key):
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "level": "error" if f.severity == "error" else "warning",
+            "message": {"text": f.message},
+        }
+        uri = path if f.citation is None else (f.citation.source or path)
+        location: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+        if f.citation is not None:
+            c = f.citation
+            region = {"startLine": c.line, "startColumn": c.column}
+            if "\n" not in c.raw:
+                region |= {"endLine": c.line, "endColumn": c.column + len(c.raw)}
+            location["region"] = region
+        result["locations"] = [{"physicalLocation": location}]
+        results.append(result)
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "groundcheck",
+                        "version": version,
+                        "informationUri": "https://pypi.org/project/groundcheck/",
+                        "rules": [
+                            {"id": code, "shortDescription": {"text": _RULES.get(code, code)}}
+                            for code in codes
+                        ],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return dumps(sarif)
