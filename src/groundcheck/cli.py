@@ -42,9 +42,6 @@ def _build_parser() -> argparse.ArgumentParser:
 
     common = _Parser(add_help=False)
     common.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output format (default text)"
-    )
-    common.add_argument(
         "--extractor",
         action="append",
         metavar="NAME",
@@ -60,7 +57,6 @@ def _build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser(
         "audit",
         parents=[common],
-        conflict_handler="resolve",
         help="check a report against what its tool calls returned",
         description="Check every identifier REPORT cites against the outputs of its tool calls.",
     )
@@ -134,6 +130,9 @@ def _build_parser() -> argparse.ArgumentParser:
         description="List every identifier FILE cites, with line, column and raw text.",
     )
     e.add_argument("file", metavar="FILE", help="text to scan ('-' for stdin)")
+    e.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default text)"
+    )
 
     batch = _Parser(add_help=False)  # options shared by the commands that audit many runs
     batch.add_argument("--format", choices=("text", "json"), default="text")
