@@ -7,6 +7,7 @@ policy says what to tolerate, the checks say what is wrong, the verdict records 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from os import PathLike
 from typing import Any
 
 from attrs import evolve, field, fields, frozen
@@ -102,14 +103,20 @@ class Auditor:
             registry, self.policy.extractors
         )
 
-    def evidence(self, tool_calls: EvidenceSet | Iterable[Any]) -> EvidenceSet:
-        """Native records (or an evidence set) read with this auditor's extractors."""
+    def evidence(
+        self, tool_calls: EvidenceSet | Iterable[Any] | str | PathLike[str]
+    ) -> EvidenceSet:
+        """Native records, an evidence set, or the path of any trace :func:`load_evidence` reads."""
+        if isinstance(tool_calls, (str, PathLike)):
+            from groundcheck.evidence.load import load_evidence
+
+            return load_evidence(tool_calls, extractors=self.extractors).evidence
         return from_tool_calls(tool_calls, extractors=self.extractors)
 
     def audit(
         self,
         report: str,
-        tool_calls: EvidenceSet | Iterable[Any],
+        tool_calls: EvidenceSet | Iterable[Any] | str | PathLike[str],
         *,
         bibliography: str | Mapping[str, str] | None = None,
     ) -> Verdict:
@@ -167,7 +174,7 @@ def _bibliographies(value: str | Mapping[str, str] | None) -> list[tuple[str, st
 
 def audit(
     report: str,
-    tool_calls: EvidenceSet | Iterable[Any],
+    tool_calls: EvidenceSet | Iterable[Any] | str | PathLike[str],
     *,
     bibliography: str | Mapping[str, str] | None = None,
     policy: Policy | None = None,

@@ -48,7 +48,7 @@ CONFUSABLES = {"\u2215": "/", "\u29f8": "/", "\u2044": "/", "\u2236": ":", "\u05
 # - percent-escapes of unreserved URL characters, "/" and ":" ("2005%2E11401"), which mean
 #   the same character (RFC 3986); "%23", "%3F" and the like are left for the DOI rules.
 _SPECIAL = re.compile(
-    r"(?P<hyphen>-[ \t]*\r?\n[ \t]*(?=\d))"
+    r"(?P<hyphen>[-\u2010\u2011\u2212][ \t]*\r?\n[ \t]*(?=\d))"
     r"|(?P<newline>\r?\n[ \t]*(?=\d))"
     r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|(?P<escape>\\u[0-9a-fA-F]{4}|\\/)"

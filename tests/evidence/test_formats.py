@@ -138,5 +138,22 @@ def test_unrecognised_records_list_formats_tried(tmp_path: Path) -> None:
 
 
 def test_folder_that_is_not_a_session(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="not a session folder"):
+    with pytest.raises(InputError, match="no trace files"):
         load_evidence(tmp_path)
+
+
+def test_folder_of_trace_files_is_one_run(tmp_path: Path) -> None:
+    """Several transcripts of one run in a folder load as one evidence set."""
+    for name in ("anthropic.json", "mcp.jsonl"):
+        (tmp_path / name).write_bytes((FIXTURES / name).read_bytes())
+    trace = load_evidence(tmp_path)
+    assert trace.format == "anthropic+mcp"
+    assert trace.report == REPORT
+    assert len(trace.evidence.calls) == 4
+
+
+def test_audit_takes_a_trace_path() -> None:
+    """audit(report, path) reads the trace at the path, in any format."""
+    verdict = audit(REPORT, FIXTURES / "codex.jsonl")
+    assert [f.code for f in verdict.findings] == ["fabricated-id"]
+    assert audit(REPORT, str(FIXTURES / "codex.jsonl")).to_json() == verdict.to_json()

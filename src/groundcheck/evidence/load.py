@@ -312,10 +312,7 @@ def _load_path(path: Path, name: str, fmt: str | None, extractors: Sequence[Extr
     if path.is_dir():
         found = sovereign.session_paths(path)
         if found is None:
-            raise InputError(
-                "is a folder but not a session folder (no logs/trace.jsonl); pass a trace file",
-                source=name,
-            )
+            return _load_folder(path, name, fmt, extractors)
         trace_file, report_file = found
         loaded = _load_path(trace_file, str(trace_file), fmt or "sovereign-agent", extractors)
         if report_file is None:
@@ -343,6 +340,27 @@ def _load_path(path: Path, name: str, fmt: str | None, extractors: Sequence[Extr
         ):
             return load_bibtex(read_text(path), extractors, name)
         raise
+
+
+def _load_folder(
+    folder: Path, name: str, fmt: str | None, extractors: Sequence[Extractor]
+) -> Trace:
+    """Every trace file in a folder (not recursive) as one run's evidence."""
+    files = sorted(
+        p
+        for p in folder.iterdir()
+        if p.is_file() and p.suffix.lower() in (".json", ".jsonl", ".bib")
+    )
+    if not files:
+        raise InputError(
+            "is a folder with no trace files (.json, .jsonl, .bib) and not a session folder "
+            "(no logs/trace.jsonl)",
+            source=name,
+        )
+    traces = [_load_path(p, str(p), fmt, extractors) for p in files]
+    report = next((t.report for t in traces if t.report is not None), None)
+    formats = sorted({t.format for t in traces})
+    return Trace(EvidenceSet.merge(t.evidence for t in traces), report, "+".join(formats))
 
 
 def _load_records(
