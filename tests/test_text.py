@@ -31,6 +31,7 @@ def test_ascii_fast_path_is_identity() -> None:
         ("2005.-\n11401", "2005.11401"),
         ("２-\n２", "22"),  # regression: a fullwidth digit after the break was not seen
         ("0\u2010\n0", "00"),  # regression: a typographic hyphen at the line end was not seen
+        ("２\u2010\n0", "20"),  # regression: ... nor one swallowed by a run of other symbols
         ("２００５.１１４-\n０１", "2005.11401"),
         ("hep-\nth/9711200", "hep-\nth/9711200"),
         ("state-of-\nthe-art", "state-of-\nthe-art"),

@@ -53,7 +53,7 @@ _SPECIAL = re.compile(
     r"|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
     r"|(?P<escape>\\u[0-9a-fA-F]{4}|\\/)"
     r"|(?P<percent>%(?:2[DdEeFf]|3[0-9Aa]|4[1-9A-Fa-f]|5[0-9AaFf]|6[1-9A-Fa-f]|7[0-9AaEe]))"
-    r"|(?P<unicode>[^\x00-\x7f]+)"
+    r"|(?P<unicode>[^\x00-\x7f\u2010\u2011\u2212]+|[\u2010\u2011\u2212])"
 )
 _ENTITY_LIKE = re.compile(r"&#?[A-Za-z0-9]{1,32};")
 _ESCAPE_LIKE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|/)")
