@@ -279,10 +279,6 @@ def _add(
     segments.append((vpos, opos, vlen, olen))
 
 
-def _has_invisible_or_hyphen(run: str) -> bool:
-    return any(ch in INVISIBLE or ch in HYPHENS or ch in CONFUSABLES for ch in run)
-
-
 def locate(text: str, offsets: list[int]) -> Iterator[tuple[int, int]]:
     """1-based (line, column) of each sorted offset, in one forward pass over ``text``."""
     line = 1
