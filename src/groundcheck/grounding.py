@@ -21,6 +21,8 @@ class EvidenceTitles:
 
     def __init__(self, evidence: EvidenceSet) -> None:
         calls: dict[str, list[str]] = {}
+        own: dict[Identifier, list[str]] = {}
+        papers: dict[str, set[Identifier]] = {}
         for call in evidence.calls:
             if call.excluded is not None:
                 continue
@@ -28,20 +30,15 @@ class EvidenceTitles:
                 ids = calls.setdefault(title, [])
                 if call.call_id not in ids:
                     ids.append(call.call_id)
-        self.titles = tuple(calls)
-        self._calls = calls
-        self._index: TitleIndex | None = None
-        own: dict[Identifier, list[str]] = {}
-        papers: dict[str, set[Identifier]] = {}
-        for call in evidence.calls:
-            if call.excluded is not None:
-                continue
             for work in call.works:
                 papers.setdefault(work.title, set()).update(work.identifiers)
                 for ident in work.identifiers:
                     titles = own.setdefault(ident, [])
                     if work.title not in titles:
                         titles.append(work.title)
+        self.titles = tuple(calls)
+        self._calls = calls
+        self._index: TitleIndex | None = None
         self._own = own
         self._papers = papers
 

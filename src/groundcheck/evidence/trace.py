@@ -143,11 +143,13 @@ def make_evidence(
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
                         works.append(Work(frozenset(beside), title))
-        for title, siblings in flat.pairs:
-            named = identifiers_in(siblings, extractors) if siblings else set()
-            named = {i for i in named if i.scheme != TITLE}
-            if named:
-                works.append(Work(frozenset(named), title))
+        if flat.pairs:
+            # A record's sibling fields only need their identifiers: skip the title finder.
+            id_finders = [e for e in extractors if e.name != TITLE]
+            for title, siblings in flat.pairs:
+                named = identifiers_in(siblings, id_finders) if siblings else set()
+                if named:
+                    works.append(Work(frozenset(named), title))
     if excluded is not None:
         titles = []
     return Evidence(
