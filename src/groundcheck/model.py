@@ -25,6 +25,7 @@ __all__ = [
     "Grounding",
     "Identifier",
     "Mention",
+    "Scheme",
     "Severity",
     "Verdict",
     "Work",
@@ -72,6 +73,36 @@ class Identifier:
 
     def to_dict(self) -> dict[str, Any]:
         return {"scheme": self.scheme, "id": self.id}
+
+
+@frozen
+class Scheme:
+    """How people name and write the identifiers of one scheme.
+
+    Each extractor family carries the schemes it finds (``extractor.schemes``), so messages,
+    bibliographies and SARIF rules never keep a table of their own. A scheme nobody described
+    (a plug-in's) is named by its own name and written ``name:id``.
+
+    >>> arxiv = Scheme("arxiv", "arXiv", "arXiv:")
+    >>> arxiv.cite(Identifier("arxiv", "2005.11401", 2))
+    'arXiv:2005.11401v2'
+    >>> Scheme.unknown("pmid").cite(Identifier("pmid", "123"))
+    'pmid:123'
+    """
+
+    name: str = field(validator=_non_empty)
+    label: str = field(validator=_non_empty)
+    """Its name in a sentence: ``arXiv``, ``DOI``, ``URL``."""
+    prefix: str = ""
+    """Written before the id when citing it: ``arXiv:``, ``doi:``; empty for URLs."""
+
+    @classmethod
+    def unknown(cls, name: str) -> Scheme:
+        return cls(name, name, f"{name}:")
+
+    def cite(self, identifier: Identifier) -> str:
+        """How a person writes ``identifier``: the prefix, the canonical id, its version."""
+        return self.prefix + identifier.display
 
 
 @frozen

@@ -12,9 +12,10 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from groundcheck.model import Identifier, Mention
+from groundcheck.model import Identifier, Mention, Scheme
 
 __all__ = [
+    "ARXIV",
     "LEGACY_ARCHIVES",
     "find_arxiv",
     "find_arxiv_legacy",
@@ -22,6 +23,7 @@ __all__ = [
 ]
 
 SCHEME = "arxiv"
+ARXIV = Scheme(SCHEME, "arXiv", "arXiv:")
 
 LEGACY_ARCHIVES: dict[str, tuple[int, int]] = {
     # archive: (first YYYYMM, last YYYYMM it issued ids under the old scheme)

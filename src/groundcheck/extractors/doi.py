@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from urllib.parse import unquote
 
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.model import Identifier, Mention
+from groundcheck.model import Identifier, Mention, Scheme
 
-__all__ = ["ARXIV_DOI_PREFIX", "find_doi", "normalize_doi"]
+__all__ = ["ARXIV_DOI_PREFIX", "DOI", "find_doi", "normalize_doi"]
 
 SCHEME = "doi"
+DOI = Scheme(SCHEME, "DOI", "doi:")
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 """DataCite prefix arXiv registers every paper under: ``10.48550/arXiv.2202.01037``."""
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
 
 from groundcheck.errors import PluginError, RegistryError
-from groundcheck.model import Mention
+from groundcheck.model import Mention, Scheme
 
 if TYPE_CHECKING:  # importlib.metadata costs ~40 ms; load it only when plug-ins are discovered
     from importlib.metadata import EntryPoint
@@ -52,16 +52,32 @@ class Extractor(Protocol):
     def find(self, text: str) -> Iterable[Mention]: ...
 
 
+def schemes_of(extractor: Extractor) -> tuple[Scheme, ...]:
+    """The schemes an extractor says it finds (the optional ``schemes`` attribute)."""
+    found = getattr(extractor, "schemes", ())
+    return tuple(s for s in found if isinstance(s, Scheme)) if isinstance(found, tuple) else ()
+
+
 class FunctionExtractor:
-    """Adapts a plain function ``text -> Iterable[Mention]`` to the :class:`Extractor` protocol."""
+    """Adapts a plain function ``text -> Iterable[Mention]`` to the :class:`Extractor` protocol.
 
-    __slots__ = ("_description", "_func", "_name")
+    ``schemes`` describe the identifiers it finds (label and citation prefix, for messages).
+    """
 
-    def __init__(self, name: str, func: Callable[[str], Iterable[Mention]], description: str = ""):
+    __slots__ = ("_description", "_func", "_name", "schemes")
+
+    def __init__(
+        self,
+        name: str,
+        func: Callable[[str], Iterable[Mention]],
+        description: str = "",
+        schemes: tuple[Scheme, ...] = (),
+    ):
         self._name = name
         self._func = func
         doc = (func.__doc__ or "").strip().splitlines()
         self._description = description or (doc[0] if doc else "")
+        self.schemes = schemes
 
     @property
     def name(self) -> str:
