@@ -25,7 +25,8 @@ from pathlib import Path
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from groundcheck.titles import TitleIndex, normalize_title
+from groundcheck.extractors.title import normalize_title
+from groundcheck.grounding.title_index import TitleIndex
 
 SMALL = "a of the for and with in on via to from".split()
 

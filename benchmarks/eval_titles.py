@@ -22,7 +22,8 @@ from typing import Any
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-from groundcheck.titles import TitleIndex, normalize_title
+from groundcheck.extractors.title import normalize_title
+from groundcheck.grounding.title_index import TitleIndex
 
 DATA = Path(__file__).parent / "data" / "title_variants.json"
 THRESHOLDS = (70, 75, 80, 85, 88, 90, 92, 95, 98)

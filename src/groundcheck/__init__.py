@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from groundcheck.audit import Auditor, Policy, audit
+    from groundcheck.auditor import Auditor, Policy, audit
     from groundcheck.checks import AuditContext, Check
     from groundcheck.errors import (
         ConfigError,
@@ -24,14 +24,11 @@ if TYPE_CHECKING:
     from groundcheck.evidence.load import load_evidence
     from groundcheck.evidence.native import from_tool_calls, load_tool_calls
     from groundcheck.evidence.trace import Trace
+    from groundcheck.extractors.builtin import default_registry, register_extractor
     from groundcheck.extractors.pipeline import extract
-    from groundcheck.extractors.registry import (
-        Extractor,
-        Registry,
-        default_registry,
-        register_extractor,
-    )
-    from groundcheck.extractors.titles import TitleExtractor
+    from groundcheck.extractors.registry import Extractor, Registry
+    from groundcheck.extractors.title import TitleExtractor
+    from groundcheck.grounding.title_index import TitleIndex, TitleMatch
     from groundcheck.ledger import CitationRefused, Ledger, LedgerRun
     from groundcheck.model import (
         SCHEMA,
@@ -46,14 +43,13 @@ if TYPE_CHECKING:
         Work,
     )
     from groundcheck.text import TextView
-    from groundcheck.titles import TitleIndex, TitleMatch
 
 __version__ = "0.1.0"
 
 _LAZY = {
-    "Auditor": "groundcheck.audit",
-    "Policy": "groundcheck.audit",
-    "audit": "groundcheck.audit",
+    "Auditor": "groundcheck.auditor",
+    "Policy": "groundcheck.auditor",
+    "audit": "groundcheck.auditor",
     "AuditContext": "groundcheck.checks",
     "Check": "groundcheck.checks",
     "ConfigError": "groundcheck.errors",
@@ -68,10 +64,10 @@ _LAZY = {
     "Trace": "groundcheck.evidence.trace",
     "Extractor": "groundcheck.extractors.registry",
     "Registry": "groundcheck.extractors.registry",
-    "default_registry": "groundcheck.extractors.registry",
-    "register_extractor": "groundcheck.extractors.registry",
+    "default_registry": "groundcheck.extractors.builtin",
+    "register_extractor": "groundcheck.extractors.builtin",
     "extract": "groundcheck.extractors.pipeline",
-    "TitleExtractor": "groundcheck.extractors.titles",
+    "TitleExtractor": "groundcheck.extractors.title",
     "CitationRefused": "groundcheck.ledger",
     "Ledger": "groundcheck.ledger",
     "LedgerRun": "groundcheck.ledger",
@@ -86,8 +82,8 @@ _LAZY = {
     "Verdict": "groundcheck.model",
     "Work": "groundcheck.model",
     "TextView": "groundcheck.text",
-    "TitleIndex": "groundcheck.titles",
-    "TitleMatch": "groundcheck.titles",
+    "TitleIndex": "groundcheck.grounding.title_index",
+    "TitleMatch": "groundcheck.grounding.title_index",
 }
 
 __all__ = [

@@ -181,7 +181,7 @@ _AUDITOR: Any = None
 
 def _init_worker(options: dict[str, Any]) -> None:
     global _AUDITOR
-    from groundcheck.audit import Auditor, Policy
+    from groundcheck.auditor import Auditor, Policy
     from groundcheck.extractors import default_registry
 
     registry = default_registry().copy()

@@ -1,19 +1,22 @@
 """The checks: strict ones on identifiers, and guards on the run as a whole.
 
 Each check is a small named object that reads an :class:`AuditContext` and yields findings. It
-never reads files and never extracts: it judges what the earlier stages found. Messages say
-"not in any tool output", never "does not exist": groundcheck judges provenance, not existence.
+never reads files and never extracts: it judges what the earlier stages found. Each carries its
+own finding ``code``, default ``severity``, a one-line ``description`` and a longer ``help``:
+SARIF rules and the docs read them from the check itself. Messages say "not in any tool
+output", never "does not exist": groundcheck judges provenance, not existence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import ClassVar, Protocol
 
-from attrs import frozen
+from attrs import field, frozen
 
+from groundcheck.document.layout import Layout
 from groundcheck.grounding import EvidenceTitles, similarity
-from groundcheck.layout import TITLE_SCHEME, Layout
 from groundcheck.model import (
     ERROR,
     WARNING,
@@ -21,6 +24,7 @@ from groundcheck.model import (
     Finding,
     Grounding,
     Identifier,
+    Scheme,
     Severity,
 )
 
@@ -35,19 +39,10 @@ __all__ = [
     "NoToolCalls",
     "OutputsNotRecorded",
     "UnverifiedTitles",
+    "check_named",
 ]
 
-_SCHEME_NAMES = {"arxiv": "arXiv", "doi": "DOI"}
-_PREFIXES = {"arxiv": "arXiv:", "doi": "doi:"}
-
-
-def scheme_label(scheme: str) -> str:
-    return _SCHEME_NAMES.get(scheme, scheme)
-
-
-def cited_as(identifier: Identifier) -> str:
-    """How a person writes the identifier: ``arXiv:2005.11401v2``, ``doi:10.1000/xyz``."""
-    return _PREFIXES.get(identifier.scheme, f"{identifier.scheme}:") + identifier.display
+_NO_SCHEMES: Mapping[str, Scheme] = MappingProxyType({})
 
 
 def _plural(n: int, word: str) -> str:
@@ -66,14 +61,24 @@ class AuditContext:
     title_threshold: float = 90.0
     titles: EvidenceTitles | None = None
     layout: Layout | None = None
+    schemes: Mapping[str, Scheme] = field(default=_NO_SCHEMES)
+    """What the extractors say about each scheme (label, prefix), by scheme name."""
 
     @property
     def identifiers(self) -> tuple[Grounding, ...]:
-        return tuple(g for g in self.citations if g.citation.scheme != TITLE_SCHEME)
+        return tuple(g for g in self.citations if not g.citation.is_title)
 
     @property
     def title_citations(self) -> tuple[Grounding, ...]:
-        return tuple(g for g in self.citations if g.citation.scheme == TITLE_SCHEME)
+        return tuple(g for g in self.citations if g.citation.is_title)
+
+    def scheme(self, name: str) -> Scheme:
+        """The scheme called ``name``, described by its extractor or, failing that, by name."""
+        return self.schemes.get(name) or Scheme.unknown(name)
+
+    def cited_as(self, identifier: Identifier) -> str:
+        """How a person writes the identifier: ``arXiv:2005.11401v2``, ``doi:10.1000/xyz``."""
+        return self.scheme(identifier.scheme).cite(identifier)
 
     @property
     def report_chars(self) -> int:
@@ -81,10 +86,24 @@ class AuditContext:
 
 
 class Check(Protocol):
-    """A named rule. ``code`` is the stable finding code it emits."""
+    """A named rule. ``code`` is the stable finding code it emits.
+
+    ``severity`` is the default severity of its findings (a policy may lower some of them),
+    ``description`` one line for tables and SARIF ``shortDescription``, ``help`` a paragraph
+    saying when it fires and what to do about it.
+    """
 
     @property
     def code(self) -> str: ...
+
+    @property
+    def severity(self) -> Severity: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def help(self) -> str: ...
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]: ...
 
@@ -104,6 +123,14 @@ class FabricatedIds:
     """``fabricated-id``: a well-formed identifier whose work is in no tool output."""
 
     code: ClassVar[str] = "fabricated-id"
+    severity: ClassVar[Severity] = ERROR
+    description: ClassVar[str] = "Cited identifier is in no tool output"
+    help: ClassVar[str] = (
+        "A well-formed identifier the report cites is in no tool output. The agent may have "
+        "written it from memory. Check that a tool really returned it; if some calls did not "
+        "record their output, the message says so, and the policy's unrecorded_severity can "
+        "lower it to a warning."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         unrecorded = ctx.evidence.unrecorded_calls
@@ -121,7 +148,7 @@ class FabricatedIds:
             yield Finding(
                 self.code,
                 severity,
-                f"{cited_as(c.identifier)} is not in any tool output ({context})",
+                f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})",
                 c,
             )
 
@@ -130,6 +157,13 @@ class MalformedIds:
     """``malformed-id``: written as an identifier (prefix, URL, version) but breaks the grammar."""
 
     code: ClassVar[str] = "malformed-id"
+    severity: ClassVar[Severity] = ERROR
+    description: ClassVar[str] = "Written as an identifier but breaks its grammar"
+    help: ClassVar[str] = (
+        "A token written as an identifier (an arXiv prefix or URL, a version suffix, doi:) "
+        "cannot be one: a month 13, a sequence number 0, the wrong number of digits. No paper "
+        "can have it, so no tool returned it."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         for g in ctx.citations:
@@ -139,7 +173,7 @@ class MalformedIds:
             yield Finding(
                 self.code,
                 ERROR,
-                f"{c.raw!r} is written as a {scheme_label(c.scheme)} identifier but cannot be "
+                f"{c.raw!r} is written as a {ctx.scheme(c.scheme).label} identifier but cannot be "
                 f"one: {c.malformed}; no tool output can hold it",
                 c,
             )
@@ -149,6 +183,12 @@ class NoToolCalls:
     """``no-tool-calls``: a report was written, yet no tool was called at all."""
 
     code: ClassVar[str] = "no-tool-calls"
+    severity: ClassVar[Severity] = ERROR
+    description: ClassVar[str] = "Report written without any tool call"
+    help: ClassVar[str] = (
+        "The report has text, yet the run made no tool call at all: nothing in it can come "
+        "from a tool."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         if ctx.evidence.calls or ctx.report_chars == 0:
@@ -169,6 +209,13 @@ class EmptyEvidenceReport:
     """
 
     code: ClassVar[str] = "empty-evidence-report"
+    severity: ClassVar[Severity] = ERROR
+    description: ClassVar[str] = "Every lookup returned nothing, yet the report goes on"
+    help: ClassVar[str] = (
+        "Every lookup of the run came back empty, failed, or only read back the agent's own "
+        "files. An error when the report still cites identifiers; a warning when it cites "
+        "none but runs long. A short note saying nothing was found passes."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         if not ctx.evidence.calls:
@@ -210,6 +257,13 @@ class OutputsNotRecorded:
     """``outputs-not-recorded``: the trace did not keep some outputs, so evidence has gaps."""
 
     code: ClassVar[str] = "outputs-not-recorded"
+    severity: ClassVar[Severity] = WARNING
+    description: ClassVar[str] = "The trace did not record some tool outputs"
+    help: ClassVar[str] = (
+        "Some lookups' outputs were not kept by the trace format, so identifiers they "
+        "returned cannot be seen. Record tool outputs (e.g. OpenTelemetry's opt-in "
+        "gen_ai.tool.call.result) to close the gap."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         missing = ctx.evidence.unrecorded_calls
@@ -238,10 +292,17 @@ class UnverifiedTitles:
     """``unverified-title``: a cited title that matches no title any tool returned.
 
     A warning, not an error: titles are written loosely, and a paraphrase is not a
-    fabrication. Only titles written as citations count (see :mod:`groundcheck.layout`).
+    fabrication. Only titles written as citations count (see :mod:`groundcheck.document.layout`).
     """
 
     code: ClassVar[str] = "unverified-title"
+    severity: ClassVar[Severity] = WARNING
+    description: ClassVar[str] = "Cited title matches no returned title"
+    help: ClassVar[str] = (
+        "A title written as a citation (reference list, BibTeX, or quoted, heading, emphasis "
+        "or link beside an id) matches no title any tool returned. A warning: titles are "
+        "written loosely, and a paraphrase is not a fabrication."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         if ctx.layout is None:
@@ -288,6 +349,13 @@ class IdTitleMismatch:
     """
 
     code: ClassVar[str] = "id-title-mismatch"
+    severity: ClassVar[Severity] = ERROR
+    description: ClassVar[str] = "Returned identifier cited beside another paper's title"
+    help: ClassVar[str] = (
+        "The tools returned this identifier with a title of its own, but the report cites it "
+        "beside the title of a different returned paper (or a title written as a citation "
+        "that matches none): each exists, they do not belong together."
+    )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
         titles, layout = ctx.titles, ctx.layout
@@ -306,10 +374,10 @@ class IdTitleMismatch:
             own_score = max(similarity(beside.id, t) for t in own)
             if own_score >= ctx.title_threshold:
                 continue
-            label = cited_as(c.identifier)
+            label = ctx.cited_as(c.identifier)
             matched = written.matched_title if written is not None else None
             if matched is not None and matched not in own:
-                others = sorted(cited_as(i) for i in titles.ids_of(matched))
+                others = sorted(ctx.cited_as(i) for i in titles.ids_of(matched))
                 whose = f" ({', '.join(others[:3])})" if others else ""
                 yield Finding(
                     self.code,
@@ -337,3 +405,8 @@ DEFAULT_CHECKS: tuple[Check, ...] = (
     UnverifiedTitles(),
     IdTitleMismatch(),
 )
+
+
+def check_named(code: str, checks: tuple[Check, ...] = DEFAULT_CHECKS) -> Check | None:
+    """The check that emits ``code`` (for SARIF rules and docs), or None."""
+    return next((c for c in checks if c.code == code), None)

@@ -227,7 +227,7 @@ def _write(text: str) -> None:
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from groundcheck.audit import Auditor, Policy
+    from groundcheck.auditor import Auditor, Policy
     from groundcheck.errors import InputError
     from groundcheck.evidence.jsonio import read_text
     from groundcheck.evidence.load import load_evidence

@@ -408,7 +408,7 @@ class Ledger:
 
     def audit(self, report: str, *, run: str | None = None, **options: Any) -> Any:
         """The verdict ``groundcheck.audit`` gives for ``report`` against this run's calls."""
-        from groundcheck.audit import audit
+        from groundcheck.auditor import audit
 
         return audit(report, self.tool_calls(run), registry=self.registry, **options)
 

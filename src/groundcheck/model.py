@@ -17,6 +17,7 @@ from groundcheck.errors import UngroundedReportError
 __all__ = [
     "ERROR",
     "SCHEMA",
+    "TITLE_SCHEME",
     "WARNING",
     "Citation",
     "Evidence",
@@ -33,6 +34,9 @@ __all__ = [
 
 SCHEMA = "groundcheck.verdict/1"
 """Version tag of the verdict JSON. Bumped only when a key is removed or changes meaning."""
+
+TITLE_SCHEME = "title"
+"""The scheme of title candidates (``title:<normalised title>``): the one spelling of it."""
 
 Severity = Literal["error", "warning"]
 ERROR: Severity = "error"
@@ -163,6 +167,11 @@ class Citation:
     @property
     def id(self) -> str:
         return self.identifier.id
+
+    @property
+    def is_title(self) -> bool:
+        """A title candidate rather than an identifier (checked loosely, as a warning)."""
+        return self.identifier.scheme == TITLE_SCHEME
 
     @property
     def keys(self) -> tuple[Identifier, ...]:

@@ -15,7 +15,8 @@ import groundcheck
 from groundcheck import Identifier, Mention, Registry, audit
 from groundcheck.errors import PluginError, RegistryError
 from groundcheck.extractors import extract
-from groundcheck.extractors.registry import FunctionExtractor, default_registry
+from groundcheck.extractors.builtin import default_registry
+from groundcheck.extractors.registry import FunctionExtractor
 
 PMID = re.compile(r"PMID:\s*([0-9]{1,8})\b", re.IGNORECASE)
 

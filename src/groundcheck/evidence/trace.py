@@ -22,8 +22,8 @@ from attrs import frozen
 
 from groundcheck.evidence.walk import flatten
 from groundcheck.extractors import Extractor, find_mentions, identifiers_in
-from groundcheck.extractors.titles import SCHEME as TITLE
-from groundcheck.model import Evidence, EvidenceSet, Identifier, Mention, Work
+from groundcheck.extractors.registry import schemes_of
+from groundcheck.model import TITLE_SCHEME, Evidence, EvidenceSet, Identifier, Mention, Work
 from groundcheck.text import TextView
 
 __all__ = [
@@ -131,12 +131,12 @@ def make_evidence(
     if flat.text and excluded is None:
         view = TextView.of(flat.text).text
         found = [m for m, _ in find_mentions(view, extractors) if m.malformed is None]
-        ids = [m for m in found if m.identifier.scheme != TITLE]  # sorted by start
+        ids = [m for m in found if m.identifier.scheme != TITLE_SCHEME]  # sorted by start
         starts = [m.start for m in ids]
         for m in ids:
             identifiers.update(m.keys)
         for m in found:
-            if m.identifier.scheme == TITLE:
+            if m.identifier.scheme == TITLE_SCHEME:
                 title = view[m.start : m.end]
                 titles.append(title)
                 if m.kind == "adjacent":
@@ -145,7 +145,7 @@ def make_evidence(
                         works.append(Work(frozenset(beside), title))
         if flat.pairs:
             # A record's sibling fields only need their identifiers: skip the title finder.
-            id_finders = [e for e in extractors if e.name != TITLE]
+            id_finders = [e for e in extractors if not _finds_titles(e)]
             for title, siblings in flat.pairs:
                 named = identifiers_in(siblings, id_finders) if siblings else set()
                 if named:
@@ -165,6 +165,10 @@ def make_evidence(
         excluded=excluded,
         works=tuple(dict.fromkeys(works)),
     )
+
+
+def _finds_titles(extractor: Extractor) -> bool:
+    return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
 
 
 def _shared(value: Any, shared: dict[Any, Any] | None) -> Any:

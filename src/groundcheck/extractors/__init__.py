@@ -1,13 +1,12 @@
 """Identifier extractors: the registry, the built-in families, and the extraction pipeline."""
 
+from groundcheck.extractors.builtin import default_registry, register_extractor
 from groundcheck.extractors.pipeline import extract, find_mentions, identifiers_in
 from groundcheck.extractors.registry import (
     ENTRY_POINT_GROUP,
     Extractor,
     FunctionExtractor,
     Registry,
-    default_registry,
-    register_extractor,
 )
 
 __all__ = [

@@ -1,29 +1,87 @@
-"""The extractors groundcheck ships, registered under the names users and plug-ins see."""
+"""The extractors groundcheck ships, and the default registry that holds them.
+
+The registry module knows nothing of its contents; this module fills it. ``audit()``, the CLI
+and the ledger use :func:`default_registry` unless given another registry.
+"""
 
 from __future__ import annotations
 
-from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
-from groundcheck.extractors.doi import find_doi
-from groundcheck.extractors.registry import FunctionExtractor, Registry
-from groundcheck.extractors.titles import TitleExtractor
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any, overload
 
-__all__ = ["BUILTIN", "builtin_registry"]
+from groundcheck.extractors.arxiv import ARXIV, find_arxiv, find_arxiv_legacy
+from groundcheck.extractors.doi import DOI, find_doi
+from groundcheck.extractors.registry import Extractor, FunctionExtractor, Registry
+from groundcheck.extractors.title import TitleExtractor
+from groundcheck.model import Mention
 
-BUILTIN = (
+__all__ = ["BUILTIN", "builtin_registry", "default_registry", "register_extractor"]
+
+BUILTIN: tuple[Extractor, ...] = (
     FunctionExtractor(
-        "arxiv", find_arxiv, "modern arXiv ids: 2005.11401, arXiv:2005.11401v2, URLs"
+        "arxiv",
+        find_arxiv,
+        "modern arXiv ids: 2005.11401, arXiv:2005.11401v2, URLs",
+        schemes=(ARXIV,),
     ),
     FunctionExtractor(
-        "arxiv-legacy", find_arxiv_legacy, "old-style arXiv ids: hep-th/9711200, math.AG/0601001"
+        "arxiv-legacy",
+        find_arxiv_legacy,
+        "old-style arXiv ids: hep-th/9711200, math.AG/0601001",
+        schemes=(ARXIV,),
     ),
-    FunctionExtractor("doi", find_doi, "DOIs: 10.1000/xyz, doi:, doi.org URLs; arXiv DOIs too"),
+    FunctionExtractor(
+        "doi", find_doi, "DOIs: 10.1000/xyz, doi:, doi.org URLs; arXiv DOIs too", schemes=(DOI,)
+    ),
     TitleExtractor(),
 )
 
 
 def builtin_registry() -> Registry:
-    """A fresh registry holding only the built-in extractors (tests start from this)."""
+    """A fresh registry holding only the built-in extractors (tests start from this).
+
+    >>> builtin_registry().names()
+    ['arxiv', 'arxiv-legacy', 'doi', 'title']
+    """
     registry = Registry()
     for extractor in BUILTIN:
         registry.register(extractor, source="builtin")
     return registry
+
+
+_default: Registry | None = None
+_default_lock = threading.Lock()
+
+
+def default_registry() -> Registry:
+    """The registry ``audit()`` and the CLI use unless given another: built-ins plus yours."""
+    global _default
+    if _default is None:
+        with _default_lock:
+            if _default is None:
+                _default = builtin_registry()
+    return _default
+
+
+@overload
+def register_extractor(func: Callable[[str], Iterable[Mention]], /) -> Extractor: ...
+
+
+@overload
+def register_extractor(
+    name: str | None = None, /, *, replace: bool = False
+) -> Callable[[Callable[[str], Iterable[Mention]]], Extractor]: ...
+
+
+def register_extractor(func_or_name: Any = None, /, *, replace: bool = False) -> Any:
+    """Register a function as an extractor in the default registry.
+
+    ::
+
+        @groundcheck.register_extractor("pmid")
+        def pmid(text):
+            for m in PMID.finditer(text):
+                yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+    """
+    return default_registry().extractor(func_or_name, replace=replace)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from groundcheck.errors import PluginError
-from groundcheck.extractors.registry import Extractor, Registry, default_registry
+from groundcheck.extractors.builtin import default_registry
+from groundcheck.extractors.registry import Extractor, Registry
 from groundcheck.model import Citation, Identifier, Mention
 from groundcheck.text import TextView, locate
 

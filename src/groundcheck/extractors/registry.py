@@ -1,9 +1,12 @@
-"""Where extractors live: an explicit registry object, a default one, and plug-in discovery.
+"""Where extractors live: an explicit registry object and plug-in discovery.
 
 Lessons taken from eyecite, pluggy and fsspec: the registry is an object you can copy or build
 fresh (tests never touch global state), a name clash is an error unless ``replace=True`` is
 asked for, and entry points are discovered only when asked and imported only when first used,
 so a broken plug-in names itself instead of breaking every audit.
+
+The registry knows nothing of its contents: the built-in families and the default registry
+live in :mod:`groundcheck.extractors.builtin`, which imports this module (never the reverse).
 """
 
 from __future__ import annotations
@@ -24,8 +27,8 @@ __all__ = [
     "Extractor",
     "FunctionExtractor",
     "Registry",
-    "default_registry",
-    "register_extractor",
+    "scheme_table",
+    "schemes_of",
 ]
 
 ENTRY_POINT_GROUP = "groundcheck.extractors"
@@ -56,6 +59,15 @@ def schemes_of(extractor: Extractor) -> tuple[Scheme, ...]:
     """The schemes an extractor says it finds (the optional ``schemes`` attribute)."""
     found = getattr(extractor, "schemes", ())
     return tuple(s for s in found if isinstance(s, Scheme)) if isinstance(found, tuple) else ()
+
+
+def scheme_table(extractors: Iterable[Extractor]) -> dict[str, Scheme]:
+    """Every scheme the extractors describe, by name (the first description of a name wins)."""
+    table: dict[str, Scheme] = {}
+    for extractor in extractors:
+        for scheme in schemes_of(extractor):
+            table.setdefault(scheme.name, scheme)
+    return table
 
 
 class FunctionExtractor:
@@ -295,42 +307,3 @@ class Registry:
 
     def __repr__(self) -> str:
         return f"Registry({self.names()!r})"
-
-
-_default: Registry | None = None
-_default_lock = threading.Lock()
-
-
-def default_registry() -> Registry:
-    """The registry ``audit()`` and the CLI use unless given another: built-ins plus yours."""
-    global _default
-    if _default is None:
-        with _default_lock:
-            if _default is None:
-                from groundcheck.extractors.builtin import builtin_registry
-
-                _default = builtin_registry()
-    return _default
-
-
-@overload
-def register_extractor(func: Callable[[str], Iterable[Mention]], /) -> Extractor: ...
-
-
-@overload
-def register_extractor(
-    name: str | None = None, /, *, replace: bool = False
-) -> Callable[[Callable[[str], Iterable[Mention]]], Extractor]: ...
-
-
-def register_extractor(func_or_name: Any = None, /, *, replace: bool = False) -> Any:
-    """Register a function as an extractor in the default registry.
-
-    ::
-
-        @groundcheck.register_extractor("pmid")
-        def pmid(text):
-            for m in PMID.finditer(text):
-                yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
-    """
-    return default_registry().extractor(func_or_name, replace=replace)

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from groundcheck.titles import TitleIndex, main_title, normalize_title
+from groundcheck.extractors.title import main_title, normalize_title
+from groundcheck.grounding.title_index import TitleIndex
 
 
 @pytest.mark.parametrize(
@@ -174,7 +175,7 @@ def test_default_threshold_on_the_labelled_set() -> None:
     from pathlib import Path
 
     data = json.loads(
-        (Path(__file__).parents[1] / "benchmarks" / "data" / "title_variants.json").read_text(
+        (Path(__file__).parents[2] / "benchmarks" / "data" / "title_variants.json").read_text(
             "utf-8"
         )
     )

@@ -1,4 +1,7 @@
-"""Paper titles: normalisation, and a fuzzy index over the titles tools returned.
+"""A fuzzy index over the titles tools returned, exact against brute force.
+
+Titles are normalised by :func:`groundcheck.extractors.title.normalize_title` (the canonical
+form of the title scheme, next to the extractor that finds title candidates).
 
 Titles are compared by normalised Levenshtein similarity (rapidfuzz
 ``Levenshtein.normalized_similarity``, shown as 0-100) on normalised titles. The scorer was
@@ -25,9 +28,6 @@ threshold, ties to the earliest), far faster:
 
 from __future__ import annotations
 
-import html
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from itertools import repeat
 from operator import itemgetter
@@ -35,37 +35,13 @@ from typing import Any
 
 from attrs import frozen
 
-__all__ = ["TitleIndex", "TitleMatch", "main_title", "normalize_title"]
+from groundcheck.extractors.title import main_title, normalize_title
 
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
-_NOT_WORD = re.compile(r"[^\w]+")
-_SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
+__all__ = ["TitleIndex", "TitleMatch"]
+
 _GRAM = 5
 _NONE: frozenset[int] = frozenset()
 _SLICES = tuple(slice(k, k + _GRAM) for k in range(4096))
-
-
-def normalize_title(title: str) -> str:
-    """The comparison form of a title: case, Unicode, LaTeX, HTML, punctuation and spacing.
-
-    ``{BERT}: Pre-training of \\emph{Deep} Bidirectional Transformers`` and
-    ``bert pre training of deep bidirectional transformers`` normalise to the same string.
-    """
-    text = html.unescape(title)
-    text = unicodedata.normalize("NFKC", text)
-    text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
-    text = text.casefold()
-    return " ".join(_NOT_WORD.sub(" ", text).replace("_", " ").split())
-
-
-def main_title(title: str) -> str | None:
-    """The title before a long subtitle ("Switch Transformers: Scaling to Trillion Parameter
-    Models ..." -> "Switch Transformers"), or None. A subtitle of one or two words ("A Survey",
-    "Extended Abstract") is kept: dropping it would name a different paper."""
-    parts = _SUBTITLE.split(title.strip(), maxsplit=1)
-    if len(parts) == 2 and parts[0].strip() and len(parts[1].split()) >= 3:
-        return parts[0]
-    return None
 
 
 @frozen

@@ -14,9 +14,8 @@ from collections.abc import Sequence
 
 from groundcheck.model import Citation
 
-__all__ = ["TITLE_SCHEME", "Layout"]
+__all__ = ["Layout"]
 
-TITLE_SCHEME = "title"
 _BLANK_LINES = re.compile(r"\n[ \t]*\n")
 _HEADING_LINE = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 _ALWAYS_CITED = frozenset({"reference", "bibtex"})
@@ -41,7 +40,7 @@ class Layout:
         for c in citations:
             if c.source is not None:
                 continue  # bibliography files have no paragraphs worth pairing
-            bucket = self._titles if c.scheme == TITLE_SCHEME else self._ids
+            bucket = self._titles if c.is_title else self._ids
             bucket.setdefault(self.block(c.start), []).append(c)
 
     def block(self, offset: int) -> int:

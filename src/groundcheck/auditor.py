@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
+from types import MappingProxyType
 from typing import Any
 
 from attrs import evolve, field, fields, frozen
 
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
+from groundcheck.document import Layout
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.evidence.native import from_tool_calls
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
+from groundcheck.extractors.registry import scheme_table
 from groundcheck.grounding import EvidenceTitles, ground
-from groundcheck.layout import TITLE_SCHEME, Layout
 from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
 
 __all__ = ["Auditor", "Policy", "audit"]
@@ -102,6 +104,7 @@ class Auditor:
         self.extractors: tuple[Extractor, ...] = resolve_extractors(
             registry, self.policy.extractors
         )
+        self.schemes = MappingProxyType(scheme_table(self.extractors))
 
     def evidence(
         self, tool_calls: EvidenceSet | Iterable[Any] | str | PathLike[str]
@@ -135,16 +138,9 @@ class Auditor:
             citations += extract(text, extractors=self.extractors, source=name)
             notes.extend(bibtex_problems(text, name))
         layout = Layout(report, citations)
-        has_titles = any(c.scheme == TITLE_SCHEME for c in citations)
-        titles = EvidenceTitles(evidence) if has_titles else None
+        titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
-        groundings = tuple(
-            g
-            for g in ground(citations, evidence, titles, threshold)
-            # A title-like phrase that matches nothing and is not written as a citation is
-            # just a phrase: it is neither reported nor listed.
-            if g.citation.scheme != TITLE_SCHEME or g.grounded or layout.cited(g.citation)
-        )
+        groundings = ground(citations, evidence, titles, threshold, layout)
         ctx = AuditContext(
             report=report,
             citations=groundings,
@@ -154,6 +150,7 @@ class Auditor:
             title_threshold=threshold,
             titles=titles,
             layout=layout,
+            schemes=self.schemes,
         )
         findings: list[Finding] = []
         for check in self.checks:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundcheck.extractors.titles import TitleExtractor
+from groundcheck.extractors.title import TitleExtractor
 
 FIND = TitleExtractor()
 

@@ -10,17 +10,55 @@ trust it. Each candidate's identifier is ``title:<normalised title>``.
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
-from groundcheck.model import Identifier, Mention
-from groundcheck.titles import normalize_title
+from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
 
-__all__ = ["DEFAULT_STOP_PHRASES", "SCHEME", "TitleExtractor", "adjacent_title", "title_words"]
+__all__ = [
+    "DEFAULT_STOP_PHRASES",
+    "TITLE",
+    "TitleExtractor",
+    "adjacent_title",
+    "main_title",
+    "normalize_title",
+    "title_words",
+]
 
-SCHEME = "title"
+SCHEME = TITLE_SCHEME
+TITLE = Scheme(TITLE_SCHEME, "title", "")
+
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
+_NOT_WORD = re.compile(r"[^\w]+")
+_SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
+
+
+def normalize_title(title: str) -> str:
+    """The comparison form of a title: case, Unicode, LaTeX, HTML, punctuation and spacing.
+
+    ``{BERT}: Pre-training of \\emph{Deep} Bidirectional Transformers`` and
+    ``bert pre training of deep bidirectional transformers`` normalise to the same string.
+    """
+    text = html.unescape(title)
+    text = unicodedata.normalize("NFKC", text)
+    text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
+    text = text.casefold()
+    return " ".join(_NOT_WORD.sub(" ", text).replace("_", " ").split())
+
+
+def main_title(title: str) -> str | None:
+    """The title before a long subtitle ("Switch Transformers: Scaling to Trillion Parameter
+    Models ..." -> "Switch Transformers"), or None. A subtitle of one or two words ("A Survey",
+    "Extended Abstract") is kept: dropping it would name a different paper."""
+    parts = _SUBTITLE.split(title.strip(), maxsplit=1)
+    if len(parts) == 2 and parts[0].strip() and len(parts[1].split()) >= 3:
+        return parts[0]
+    return None
+
 
 DEFAULT_STOP_PHRASES = frozenset(
     {
@@ -79,6 +117,7 @@ class TitleExtractor:
 
     name = "title"
     description = "paper titles: quoted, emphasised, linked, headings, reference lists, BibTeX"
+    schemes = (TITLE,)
 
     def __init__(
         self,

@@ -1,19 +1,19 @@
-"""Grounding: which tool calls returned each cited work, and which returned title it matches.
+"""Titles the tools returned, and the rules for matching a cited title against them.
 
-Identifiers ground by exact key (all names of a work). Titles ground by fuzzy similarity
-against every title the tools returned, through one :class:`~groundcheck.titles.TitleIndex`
-built per evidence set.
+Titles ground by fuzzy similarity against every title the tools returned, through one
+:class:`~groundcheck.grounding.title_index.TitleIndex` built per evidence set, and only when
+the report cites a title at all.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundcheck.layout import TITLE_SCHEME
-from groundcheck.model import Citation, EvidenceSet, Grounding, Identifier
-from groundcheck.titles import TitleIndex, TitleMatch, main_title, normalize_title
+from groundcheck.extractors.title import main_title, normalize_title
+from groundcheck.grounding.title_index import TitleIndex, TitleMatch
+from groundcheck.model import EvidenceSet, Identifier
 
-__all__ = ["EvidenceTitles", "ground"]
+__all__ = ["EvidenceTitles", "similarity"]
 
 
 class EvidenceTitles:
@@ -77,25 +77,3 @@ def similarity(normalized: str, title: str) -> float:
     if main is not None:
         forms.append(normalize_title(main))
     return 100.0 * max(Levenshtein.normalized_similarity(normalized, f) for f in forms)
-
-
-def ground(
-    citations: Sequence[Citation],
-    evidence: EvidenceSet,
-    titles: EvidenceTitles | None,
-    threshold: float,
-) -> tuple[Grounding, ...]:
-    """A grounding for every citation: identifiers by key, titles by fuzzy match."""
-    out = []
-    for c in citations:
-        if c.malformed is not None:
-            out.append(Grounding(c))
-        elif c.scheme == TITLE_SCHEME:
-            match = titles.match(c.id, threshold) if titles is not None else None
-            if titles is None or match is None:
-                out.append(Grounding(c))
-            else:
-                out.append(Grounding(c, titles.calls_for(match.title), match.title, match.score))
-        else:
-            out.append(Grounding(c, evidence.calls_returning(c.keys)))
-    return tuple(out)
