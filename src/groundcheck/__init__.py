@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         Grounding,
         Identifier,
         Mention,
+        Scheme,
         Verdict,
         Work,
     )
@@ -79,6 +80,7 @@ _LAZY = {
     "Grounding": "groundcheck.model",
     "Identifier": "groundcheck.model",
     "Mention": "groundcheck.model",
+    "Scheme": "groundcheck.model",
     "Verdict": "groundcheck.model",
     "Work": "groundcheck.model",
     "TextView": "groundcheck.text",
@@ -109,6 +111,7 @@ __all__ = [
     "Policy",
     "Registry",
     "RegistryError",
+    "Scheme",
     "TextView",
     "TitleExtractor",
     "TitleIndex",
