@@ -24,7 +24,7 @@ from groundcheck.extractors.registry import scheme_table
 from groundcheck.grounding import EvidenceTitles, ground
 from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
 
-__all__ = ["Auditor", "Policy", "audit"]
+__all__ = ["Auditor", "FileAudit", "Policy", "audit"]
 
 
 def _check_chars(instance: object, attribute: Any, value: int) -> None:
@@ -157,6 +157,59 @@ class Auditor:
             findings.extend(check.run(ctx))
         findings.sort(key=Finding.sort_key)
         return Verdict(tuple(findings), groundings, evidence, ctx.report_chars, notes)
+
+
+@frozen
+class FileAudit:
+    """A verdict on a report read from files, and the name its findings are located under."""
+
+    verdict: Verdict
+    report_name: str
+
+
+def audit_files(
+    auditor: Auditor,
+    report: str | None,
+    evidence: Sequence[str] = (),
+    *,
+    trace: str | None = None,
+    bibliography: Sequence[str] = (),
+    evidence_format: str | None = None,
+) -> FileAudit:
+    """Audit a report file (``-``: stdin) against trace files, as ``groundcheck audit`` does.
+
+    ``trace`` is a trace that also holds the final answer: without ``report``, that answer is
+    audited, and its findings are located in the trace's report file when it has one.
+    """
+    from groundcheck.evidence.jsonio import read_text
+    from groundcheck.evidence.load import load_evidence
+
+    if report is None and trace is None:
+        raise InputError("give a REPORT (with --evidence) or a --trace that holds the report")
+    if trace is None and not evidence:
+        raise InputError("no evidence: pass --evidence FILE (or --trace FILE)")
+    sources = [*([trace] if trace else []), *evidence]
+    traces = [
+        load_evidence(path, format=evidence_format, extractors=auditor.extractors)
+        for path in sources
+    ]
+    if report is not None:
+        text = read_text(report)
+        name = "<stdin>" if report == "-" else report
+    else:
+        first = traces[0]
+        if first.report is None:
+            raise InputError(
+                "the trace holds no final answer to audit; pass the report as REPORT",
+                source=trace,
+            )
+        text = first.report
+        # Lines and columns count within the final answer, not the trace file: say so.
+        name = first.report_path or f"{trace} (final answer)"
+    merged = EvidenceSet.merge(t.evidence for t in traces)
+    bibliographies = {path: read_text(path) for path in bibliography}
+    verdict = auditor.audit(text, merged, bibliography=bibliographies or None)
+    return FileAudit(verdict, name)
 
 
 def _bibliographies(value: str | Mapping[str, str] | None) -> list[tuple[str, str]]:

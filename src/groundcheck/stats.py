@@ -18,6 +18,7 @@ right?", JAMA 249:1743-1745 (the rule of three); McNemar (1947).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from statistics import NormalDist
 
 from attrs import frozen
@@ -25,6 +26,7 @@ from attrs import frozen
 __all__ = [
     "Interval",
     "PairedComparison",
+    "clean_runs_needed",
     "clopper_pearson",
     "mcnemar_exact",
     "newcombe_paired",
@@ -199,21 +201,51 @@ def sample_size(
     if interval is None:
         raise ValueError(f"method must be 'wilson', 'exact' or 'rule-of-three', got {method!r}")
 
-    def high(n: int) -> float:
-        return interval(round(expected_rate * n), n, confidence).high
+    def reached(n: int) -> bool:
+        return interval(round(expected_rate * n), n, confidence).high <= target
 
-    lo, hi = 1, 2
-    while high(hi) > target:
+    found = _smallest(reached, start=1)
+    if found is None:
+        raise ValueError("the target cannot be reached with a billion runs")
+    return found
+
+
+def clean_runs_needed(
+    flagged: int, runs: int, target: float, confidence: float = 0.95
+) -> int | None:
+    """Further runs, all clean, needed for the Wilson upper bound to reach ``target``.
+
+    None when the target cannot be reached (it is not above zero, or needs over a billion).
+
+    >>> clean_runs_needed(0, 0, 0.01)
+    381
+    >>> clean_runs_needed(3, 100, 0.01)
+    778
+    >>> clean_runs_needed(0, 1000, 0.01)
+    0
+    """
+    if not 0 < target < 1:
+        return None
+    return _smallest(lambda extra: wilson(flagged, runs + extra, confidence).high <= target)
+
+
+def _smallest(reached: Callable[[int], bool], *, start: int = 0) -> int | None:
+    """The smallest n >= start with ``reached(n)``, for a predicate that stays true once true
+    (an upper bound shrinking with more runs): doubling, then bisection. None past 10**9."""
+    if reached(start):
+        return start
+    lo, hi = start, max(1, start * 2)
+    while not reached(hi):
         lo, hi = hi, hi * 2
         if hi > 10**9:
-            raise ValueError("the target cannot be reached with a billion runs")
-    while lo < hi:  # the bound shrinks (almost) monotonically with n: bisect the first n
+            return None
+    while lo + 1 < hi:
         mid = (lo + hi) // 2
-        if high(mid) <= target:
+        if reached(mid):
             hi = mid
         else:
-            lo = mid + 1
-    return lo
+            lo = mid
+    return hi
 
 
 # -- paired comparison ----------------------------------------------------------------------

@@ -12,8 +12,8 @@ import pytest
 
 from groundcheck.cli import main
 
-GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parents[1] / "golden"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str, cwd: Path = ROOT) -> tuple[int, str, str]:

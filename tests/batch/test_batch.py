@@ -16,7 +16,7 @@ from groundcheck.batch import (
 from groundcheck.cli import main
 from groundcheck.stats import wilson
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def make_run(
@@ -97,6 +97,32 @@ def test_parallel_matches_sequential(tmp_path: Path) -> None:
     assert audit_runs(specs, workers=1) == audit_runs(specs, workers=2)
 
 
+def test_any_executor_gives_the_same_results(tmp_path: Path) -> None:
+    """The executor seam: a thread pool (or a Dask client's executor) gives what processes do."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    entries = [make_run(tmp_path, f"r{i:03d}", fabricated=i % 5 == 0) for i in range(70)]
+    manifest = tmp_path / "runs.jsonl"
+    manifest.write_text("".join(json.dumps(e) + "\n" for e in entries), "utf-8")
+    specs, _ = discover_runs([str(manifest)])
+    with ThreadPoolExecutor(2) as pool:
+        threaded = audit_runs(specs, executor=pool)
+    assert threaded == audit_runs(specs, workers=1)
+    assert sum(r.flagged for r in threaded) == 14
+
+
+def test_policy_options_travel_to_the_workers(tmp_path: Path) -> None:
+    """A Policy option given to the batch is the one every worker audits under."""
+    entries = [make_run(tmp_path, f"r{i:03d}", fabricated=True) for i in range(70)]
+    manifest = tmp_path / "runs.jsonl"
+    manifest.write_text("".join(json.dumps(e) + "\n" for e in entries), "utf-8")
+    specs, _ = discover_runs([str(manifest)])
+    strict = audit_runs(specs, workers=2)
+    ids_only = audit_runs(specs, workers=2, options={"extractors": ["doi"]})
+    assert all(r.flagged for r in strict)
+    assert not any(r.flagged for r in ids_only)
+
+
 def test_clean_runs_needed() -> None:
     assert clean_runs_needed(0, 300, 0.02) == 0
     extra = clean_runs_needed(3, 50, 0.05)
@@ -148,7 +174,7 @@ def test_cli_compare_pairs_by_task(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_plot_errors(tmp_path: Path) -> None:
     from groundcheck.errors import ConfigError
-    from groundcheck.plot import forest_plot
+    from groundcheck.render.plot import forest_plot
 
     report = summarize([])
     with pytest.raises(ConfigError, match="png"):

@@ -1,0 +1,60 @@
+"""The ``groundcheck`` command: audit | extract | extractors | rate | compare | ledger.
+
+Exit codes are a contract for CI: 0 the report passed, 1 findings at or above ``--fail-on``,
+2 the command could not run (usage, unreadable or malformed input). Errors are one line on
+stderr, never a traceback. Each command lives in :mod:`groundcheck.cli.commands`; options
+shared by several commands are declared once in :mod:`groundcheck.cli.options`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from groundcheck.cli.parser import Parser
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> Parser:
+    """Every command's options, assembled from :mod:`groundcheck.cli.commands`."""
+    from groundcheck import __version__
+    from groundcheck.cli.commands import COMMANDS
+    from groundcheck.cli.parser import Parser
+
+    parser = Parser(
+        prog="groundcheck",
+        description="Catch an AI agent citing sources its tools never returned.",
+        epilog="exit status: 0 ok, 1 findings at or above --fail-on, 2 usage or input error",
+    )
+    parser.add_argument("--version", action="version", version=f"groundcheck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub.required = True
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help, description=command.description)
+        command.declare(p)
+        p.set_defaults(command_main=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (the console script passes it to ``sys.exit``)."""
+    from groundcheck.cli.commands import EXIT_ERROR, EXIT_OK
+
+    args = build_parser().parse_args(argv)
+    from groundcheck.errors import GroundcheckError
+
+    try:
+        status: int = args.command_main(args)
+    except GroundcheckError as exc:
+        sys.stderr.write(f"groundcheck: error: {exc}\n")
+        return EXIT_ERROR
+    except BrokenPipeError:
+        sys.stderr.close()  # output cut off by `| head`: not an error worth a traceback
+        return EXIT_OK
+    except KeyboardInterrupt:
+        sys.stderr.write("groundcheck: interrupted\n")
+        return 130
+    return status

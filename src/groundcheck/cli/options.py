@@ -1,0 +1,106 @@
+"""Option groups shared by several commands, each declared once.
+
+A command asks for the groups it needs (``add_format``, ``add_plugins``, ``add_policy``,
+``add_batch``); ``policy_options`` turns the parsed policy group into ``Policy`` fields, so the
+same options mean the same thing in ``audit``, ``rate``, ``compare`` and ``ledger audit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = [
+    "add_batch",
+    "add_fail_on",
+    "add_format",
+    "add_plugins",
+    "add_policy",
+    "policy_options",
+]
+
+
+def add_format(parser: argparse.ArgumentParser, kind: str, note: str = "") -> None:
+    """``--format``, with the choices the renderer table has for this kind of result."""
+    from groundcheck.render import formats
+
+    choices = formats(kind)
+    parser.add_argument(
+        "--format",
+        choices=choices,
+        default="text",
+        help=f"output format: {', '.join(choices)} (default text){note}",
+    )
+
+
+def add_plugins(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-plugins",
+        action="store_true",
+        help="do not load extractors from installed plug-ins (entry points)",
+    )
+
+
+def add_extractors(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--extractor",
+        action="append",
+        metavar="NAME",
+        dest="extractors",
+        help="run only this extractor (repeatable; default all, see 'groundcheck extractors')",
+    )
+
+
+def add_fail_on(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fail-on",
+        choices=("error", "warning"),
+        default="error",
+        help="lowest severity that makes the exit status 1 (default error)",
+    )
+
+
+def add_policy(parser: argparse.ArgumentParser) -> None:
+    """What an audit tolerates: every field of ``groundcheck.Policy``, plus the plug-ins."""
+    add_extractors(parser)
+    add_plugins(parser)
+    group = parser.add_argument_group("policy (what an audit tolerates)")
+    group.add_argument(
+        "--long-report-chars",
+        type=int,
+        metavar="N",
+        help="after only empty tool calls, warn about a report longer than N (default 500)",
+    )
+    group.add_argument(
+        "--title-threshold",
+        type=float,
+        metavar="T",
+        help="similarity (0-100] a cited title needs to a returned title (default 90)",
+    )
+    group.add_argument(
+        "--unrecorded-severity",
+        choices=("error", "warning"),
+        help="severity of fabricated-id when the trace lost some outputs (default error)",
+    )
+
+
+def policy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Policy`` fields the user set (unset options keep the policy's defaults)."""
+    options: dict[str, Any] = {}
+    if args.extractors:
+        options["extractors"] = args.extractors
+    for name in ("long_report_chars", "title_threshold", "unrecorded_severity"):
+        value = getattr(args, name, None)
+        if value is not None:
+            options[name] = value
+    return options
+
+
+def add_batch(parser: argparse.ArgumentParser, kind: str) -> None:
+    """Options of the commands that audit many runs."""
+    add_format(parser, kind)
+    add_policy(parser)
+    parser.add_argument(
+        "--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)"
+    )
+    parser.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")

@@ -1,0 +1,128 @@
+"""Renderers: one table from (what, format) to a function, used by every command.
+
+Renderers never decide; they turn a result into text. ``formats(kind)`` gives the CLI its
+``--format`` choices, so a new renderer is one row here and nothing else.
+
+>>> formats("verdict")
+('text', 'json', 'sarif')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from attrs import frozen
+
+from groundcheck.errors import ConfigError
+
+__all__ = ["RENDERERS", "RenderContext", "formats", "render"]
+
+
+@frozen
+class RenderContext:
+    """What a renderer may need beyond the value: where the report came from, the version."""
+
+    path: str = "report"
+    """The name findings are reported under (the report file, or ``stdin``)."""
+    version: str = ""
+
+
+Renderer = Callable[[Any, RenderContext], str]
+
+
+def _verdict_text(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.text import verdict_text
+
+    return verdict_text(value, ctx.path)
+
+
+def _verdict_json(value: Any, ctx: RenderContext) -> str:
+    return str(value.to_json())
+
+
+def _verdict_sarif(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.sarif import verdict_sarif
+
+    return verdict_sarif(value, ctx.path, ctx.version)
+
+
+def _citations_text(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.text import citations_text
+
+    return citations_text(value, ctx.path)
+
+
+def _json(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.model import dumps
+
+    data = value.to_dict() if hasattr(value, "to_dict") else value
+    if isinstance(data, (list, tuple)):
+        data = [item.to_dict() if hasattr(item, "to_dict") else item for item in data]
+    return dumps(data)
+
+
+def _rate_text(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.rates import rate_text
+
+    return rate_text(value)
+
+
+def _compare_text(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.rates import compare_text
+
+    return compare_text(value)
+
+
+def _extractors_text(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.text import extractors_text
+
+    return extractors_text(value)
+
+
+def _ledger_text(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.text import ledger_text
+
+    return ledger_text(value["runs"])
+
+
+RENDERERS: Mapping[tuple[str, str], Renderer] = MappingProxyType(
+    {
+        ("verdict", "text"): _verdict_text,
+        ("verdict", "json"): _verdict_json,
+        ("verdict", "sarif"): _verdict_sarif,
+        ("citations", "text"): _citations_text,
+        ("citations", "json"): _json,
+        ("rate", "text"): _rate_text,
+        ("rate", "json"): _json,
+        ("compare", "text"): _compare_text,
+        ("compare", "json"): _json,
+        ("extractors", "text"): _extractors_text,
+        ("extractors", "json"): _json,
+        ("ledger", "text"): _ledger_text,
+        ("ledger", "json"): _json,
+    }
+)
+"""Every renderer, by (kind of result, format name). Read-only."""
+
+
+def formats(kind: str) -> tuple[str, ...]:
+    """The format names a kind of result can be rendered in, in table order."""
+    return tuple(fmt for k, fmt in RENDERERS if k == kind)
+
+
+def render(kind: str, fmt: str, value: Any, ctx: RenderContext | None = None) -> str:
+    """Render ``value`` (a verdict, a rate report, ...) in format ``fmt``."""
+    renderer = RENDERERS.get((kind, fmt))
+    if renderer is None:
+        known = ", ".join(formats(kind)) or "none"
+        raise ConfigError(f"no {fmt!r} format for {kind}; known: {known}")
+    return renderer(value, ctx or RenderContext())
+
+
+def verdict_text(verdict: Any, path: str = "report") -> str:
+    """The text verdict (kept here for callers of ``groundcheck.render.verdict_text``)."""
+    from groundcheck.render.text import verdict_text as text
+
+    return text(verdict, path)
