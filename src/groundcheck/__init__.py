@@ -21,8 +21,8 @@ if TYPE_CHECKING:
         RegistryError,
         UngroundedReportError,
     )
-    from groundcheck.evidence.load import load_evidence
-    from groundcheck.evidence.native import from_tool_calls, load_tool_calls
+    from groundcheck.evidence.load import load_evidence, load_tool_calls
+    from groundcheck.evidence.native import from_tool_calls
     from groundcheck.evidence.trace import Trace
     from groundcheck.extractors.builtin import default_registry, register_extractor
     from groundcheck.extractors.pipeline import extract
@@ -61,7 +61,7 @@ _LAZY = {
     "UngroundedReportError": "groundcheck.errors",
     "load_evidence": "groundcheck.evidence.load",
     "from_tool_calls": "groundcheck.evidence.native",
-    "load_tool_calls": "groundcheck.evidence.native",
+    "load_tool_calls": "groundcheck.evidence.load",
     "Trace": "groundcheck.evidence.trace",
     "Extractor": "groundcheck.extractors.registry",
     "Registry": "groundcheck.extractors.registry",

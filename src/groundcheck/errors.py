@@ -13,6 +13,7 @@ __all__ = [
     "PluginError",
     "RegistryError",
     "UngroundedReportError",
+    "UnknownFormat",
 ]
 
 
@@ -35,6 +36,11 @@ class InputError(GroundcheckError, ValueError):
         if line is not None:
             where = f"{where}:{line}"
         super().__init__(f"{where}: {problem}")
+
+
+class UnknownFormat(InputError):
+    """No trace format recognises the input (see ``docs/formats.md``, or name one with
+    ``format=`` / ``--evidence-format``)."""
 
 
 class ConfigError(GroundcheckError, ValueError):

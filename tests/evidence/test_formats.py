@@ -68,7 +68,8 @@ def test_explicit_format_matches_detection(name: str, fmt: str, has_report: bool
 
 
 def test_every_format_has_a_fixture() -> None:
-    assert {fmt for _, fmt, _ in CASES} == set(FORMATS) - {"sovereign-agent"}
+    """Record formats are in CASES; BibTeX and sovereign folders have tests of their own."""
+    assert {fmt for _, fmt, _ in CASES} == set(FORMATS) - {"sovereign-agent", "bibtex"}
 
 
 def test_round_trip_same_evidence_from_python_objects() -> None:
@@ -157,3 +158,29 @@ def test_audit_takes_a_trace_path() -> None:
     verdict = audit(REPORT, FIXTURES / "codex.jsonl")
     assert [f.code for f in verdict.findings] == ["fabricated-id"]
     assert audit(REPORT, str(FIXTURES / "codex.jsonl")).to_json() == verdict.to_json()
+
+
+def test_the_format_table_is_read_only_and_registration_is_explicit() -> None:
+    """Rows are added with register_format; a clash is an error; the view cannot be edited."""
+    from groundcheck.errors import RegistryError
+    from groundcheck.evidence.formats import Format, register_format
+
+    with pytest.raises(TypeError):
+        FORMATS["x"] = FORMATS["native"]  # type: ignore[index]
+    with pytest.raises(RegistryError, match="already registered"):
+        register_format(FORMATS["native"])
+
+    def load(records: object, b: object) -> None:
+        for _, r in records:  # type: ignore[attr-defined]
+            b.call_and_result(r["id"], "lookup", None, r["found"])  # type: ignore[attr-defined]
+
+    fmt = Format("acme", "ACME agent log", lambda r: "found" in r and "acme" in r, load)
+    register_format(fmt)
+    try:
+        trace = load_evidence([{"acme": 1, "id": "a", "found": "2101.03961"}])
+        assert trace.format == "acme"
+        assert Identifier("arxiv", "2101.03961") in trace.evidence.identifiers
+    finally:
+        from groundcheck.evidence.formats import _TABLE
+
+        del _TABLE["acme"]

@@ -124,9 +124,28 @@ def test_load_json_array_jsonl_and_wrapped(tmp_path: Path) -> None:
 
 
 def test_bad_jsonl_line_names_file_and_line(tmp_path: Path) -> None:
-    path = _write(tmp_path, "t.jsonl", '{"tool": "s", "output": 1}\n\n{"tool": "s", "output": \n')
+    """A broken line with records after it is an error naming it: skipping would lose one."""
+    path = _write(
+        tmp_path,
+        "t.jsonl",
+        '{"tool": "s", "output": 1}\n\n{"tool": "s", "output": \n{"tool": "t"}\n',
+    )
     with pytest.raises(InputError, match=r"t\.jsonl:3: invalid JSON"):
         load_tool_calls(path)
+
+
+def test_truncated_last_line_is_one_policy_for_both_readers(tmp_path: Path) -> None:
+    """A run killed mid-write truncates its last line: both readers skip it with a note."""
+    path = _write(
+        tmp_path, "t.jsonl", '{"tool": "s", "output": "2005.11401"}\n\n{"tool": "s", "output": \n'
+    )
+    from groundcheck.evidence import load_evidence
+
+    native = load_tool_calls(path)
+    loaded = load_evidence(path).evidence
+    assert native.identifiers == loaded.identifiers == {Identifier("arxiv", "2005.11401")}
+    assert native.notes == loaded.notes
+    assert any("line 3" in note and "truncated" in note for note in native.notes)
 
 
 def test_bad_record_in_jsonl_names_line(tmp_path: Path) -> None:

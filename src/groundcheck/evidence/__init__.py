@@ -1,6 +1,6 @@
 """Evidence: what the tools really returned, loaded from the traces agents leave behind.
 
-The format loaders are imported on first use of :func:`load_evidence`.
+The format table and the loaders are imported on first use of :func:`load_evidence`.
 """
 
 from __future__ import annotations
@@ -8,26 +8,38 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from groundcheck.evidence.native import evidence_from_record, from_tool_calls, load_tool_calls
+from groundcheck.evidence.native import evidence_from_record, from_tool_calls
 from groundcheck.evidence.trace import Trace
 from groundcheck.evidence.walk import FlatOutput, flatten
 
 if TYPE_CHECKING:
-    from groundcheck.evidence.load import FORMATS, load_evidence
+    from groundcheck.evidence.formats import Format, register_format
+    from groundcheck.evidence.load import FORMATS, load_evidence, load_tool_calls
 
 __all__ = [
     "FORMATS",
     "FlatOutput",
+    "Format",
     "Trace",
     "evidence_from_record",
     "flatten",
     "from_tool_calls",
     "load_evidence",
     "load_tool_calls",
+    "register_format",
 ]
+
+_LAZY = {
+    "FORMATS": "groundcheck.evidence.formats",
+    "Format": "groundcheck.evidence.formats",
+    "register_format": "groundcheck.evidence.formats",
+    "load_evidence": "groundcheck.evidence.load",
+    "load_tool_calls": "groundcheck.evidence.load",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("FORMATS", "load_evidence"):
-        return getattr(import_module("groundcheck.evidence.load"), name)
-    raise AttributeError(f"module 'groundcheck.evidence' has no attribute {name!r}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'groundcheck.evidence' has no attribute {name!r}")
+    return getattr(import_module(module), name)

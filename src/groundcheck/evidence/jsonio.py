@@ -1,37 +1,50 @@
-"""Reading JSON and JSON Lines files with errors that name the file and the line.
+"""The one way into a file: opened once, read as JSON or JSON Lines, errors naming file and line.
 
-JSONL is read one line at a time, so a trace of any size streams in bounded memory; a JSON
-document is parsed whole. Either way a problem is reported as ``file:line: problem``.
+Every loader reads through here, so every entry point (``load_evidence``, ``load_tool_calls``,
+the CLI, batches) treats a file the same way:
+
+- a file is opened exactly once (``-`` is standard input), so FIFOs and pipes work; its first
+  bytes are buffered for the format table to sniff (BibTeX, archives) before anything is parsed;
+- a file whose first non-blank byte is ``[``, or whose first line is not a whole JSON value but
+  whose whole text is (pretty-printed JSON), is one *document*; so is a file of a single JSON
+  line. A document is handed to an ``unwrap`` hook that finds its records (``{"messages": [...]}``);
+- anything else is JSON Lines, streamed one line at a time in bounded memory. Plain-text lines
+  (CLI start-up notices) are skipped and counted. A line that starts like JSON but does not
+  parse is skipped with a note when it is the last such line (a run killed mid-write truncates
+  its last line); anywhere else it is an :class:`~groundcheck.errors.InputError` naming it,
+  since skipping it would silently lose a record.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from groundcheck.errors import InputError
 
-__all__ = ["iter_records", "read_text"]
+__all__ = ["Input", "JsonRecords", "decode", "loads", "open_input", "read_text"]
+
+_BLANK = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+HEAD_BYTES = 65536
+"""How much of a file's start is buffered for sniffing its format."""
+
+Unwrap = Callable[[Any, str], Iterable[Any]]
+"""Given a whole JSON document and the source name, its records."""
 
 
 def read_text(path: str | Path) -> str:
     """A whole text file as str (``-`` is standard input); bad UTF-8 names the line."""
-    name = str(path)
-    try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source=name) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a file", source=name) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", source=name) from None
-    return decode(data, name)
+    with open_input(path) as source:
+        return source.text()
 
 
 def decode(data: bytes, source: str, first_line: int = 1) -> str:
+    """UTF-8 text of ``data`` (a BOM at the start of the file is dropped); bad bytes name
+    the line they are on."""
     try:
         return data.decode("utf-8-sig" if first_line == 1 else "utf-8")
     except UnicodeDecodeError as exc:
@@ -44,7 +57,7 @@ def decode(data: bytes, source: str, first_line: int = 1) -> str:
         ) from None
 
 
-def _loads(text: str, source: str, first_line: int = 1) -> Any:
+def loads(text: str, source: str, first_line: int = 1) -> Any:
     """Parse one JSON value that starts at line ``first_line`` of ``source``."""
     try:
         return json.loads(text)
@@ -58,70 +71,178 @@ def _loads(text: str, source: str, first_line: int = 1) -> Any:
         ) from None
 
 
-def _open(path: str | Path) -> BinaryIO:
+class Input:
+    """A file (or standard input) opened once, with its first bytes buffered for sniffing.
+
+    Reads go through the buffer first, so sniffing consumes nothing. Use as a context manager;
+    standard input is never closed.
+    """
+
+    def __init__(self, stream: BinaryIO, name: str, *, owned: bool) -> None:
+        self.name = name
+        self._stream = stream
+        self._owned = owned
+        self._buffer = b""
+        self._eof = False
+
+    def __enter__(self) -> Input:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._owned:
+            self._stream.close()
+
+    def head(self, size: int = HEAD_BYTES) -> bytes:
+        """Up to ``size`` bytes from the start, without consuming them (pipes included)."""
+        while len(self._buffer) < size and not self._eof:
+            chunk = self._stream.read(size - len(self._buffer))
+            if not chunk:
+                self._eof = True
+                break
+            self._buffer += chunk
+        return self._buffer[:size]
+
+    def first_byte(self) -> bytes:
+        """The first byte that is not blank or a byte-order mark (b"" for an empty file)."""
+        size = 4096
+        while True:
+            head = self.head(size)
+            stripped = head.lstrip(_BLANK)
+            if stripped.startswith(_BOM):
+                stripped = stripped[len(_BOM) :].lstrip(_BLANK)
+            if stripped or len(head) < size:
+                return stripped[:1]
+            size *= 4
+
+    def read(self) -> bytes:
+        """Everything not yet read."""
+        data = self._buffer + self._stream.read()
+        self._buffer = b""
+        self._eof = True
+        return data
+
+    def lines(self) -> Iterator[bytes]:
+        """The remaining lines, each with its newline, streamed."""
+        pending, self._buffer = self._buffer, b""
+        rest = iter(()) if self._eof else iter(self._stream)
+        if pending:
+            *complete, partial = pending.split(b"\n")
+            for line in complete:
+                yield line + b"\n"
+            if partial:
+                yield partial + next(rest, b"")  # the buffer may end inside a line
+        yield from rest
+
+    def text(self) -> str:
+        return decode(self.read(), self.name)
+
+
+def open_input(path: str | Path) -> Input:
+    """Open a file once for reading (``-`` is standard input), or raise a clear InputError."""
     name = str(path)
     if name == "-":
-        return sys.stdin.buffer
+        return Input(sys.stdin.buffer, "-", owned=False)
     try:
-        return Path(path).open("rb")
+        stream = Path(path).open("rb")  # noqa: SIM115 - closed by Input.close
     except FileNotFoundError:
         raise InputError("no such file", source=name) from None
     except IsADirectoryError:
         raise InputError("is a directory, not a file", source=name) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", source=name) from None
+    return Input(stream, name, owned=True)
 
 
-def iter_records(path: str | Path) -> Iterator[tuple[int | None, Any]]:
-    """Yield ``(line, value)`` for each record of a JSON or JSONL file.
+def _whole(value: Any, name: str) -> list[Any]:
+    return [value]
 
-    A file whose first non-blank byte is ``[`` is one JSON array: its items are the records,
-    with ``line`` None since the parser does not track item lines. Otherwise the file is read
-    as JSON Lines, one value per non-blank line, streamed in bounded memory; a file whose first
-    line is not a whole value but whose whole text is one JSON object (pretty-printed) is
-    yielded as that one object.
+
+class JsonRecords:
+    """The records of a JSON or JSON Lines input, as ``(line, value)`` pairs.
+
+    ``line`` is the 1-based line of a JSON Lines record and None for the items of a document.
+    Iterate once; :meth:`notes` then says what was skipped.
     """
-    name = str(path)
-    stream = _open(path)
-    try:
-        if _peek_first_byte(stream) == b"[":
-            whole = decode(stream.read(), name)
-            value = _loads(whole, name)
-            for item in value:
-                yield None, item
+
+    def __init__(self, source: Input, unwrap: Unwrap = _whole) -> None:
+        self.source = source
+        self.unwrap = unwrap
+        self.plain = 0
+        self.truncated: int | None = None
+        self.document = False
+
+    def notes(self) -> list[str]:
+        name = self.source.name
+        notes = []
+        if self.plain:
+            notes.append(f"{name}: skipped {self.plain} plain-text line(s) between JSON lines")
+        if self.truncated is not None:
+            notes.append(
+                f"{name}: skipped 1 line(s) that are not valid JSON (truncated?): "
+                f"line {self.truncated}"
+            )
+        return notes
+
+    def __iter__(self) -> Iterator[tuple[int | None, Any]]:
+        first = self.source.first_byte()
+        if first == b"[":
+            yield from self._document(self.source.text(), 1)
             return
-        first = True
-        for number, raw in enumerate(stream, 1):
-            text = decode(raw, name, number).rstrip("\r\n")
-            if not text.strip():
+        yield from self._lines()
+
+    def _document(self, text: str, first_line: int) -> Iterator[tuple[int | None, Any]]:
+        self.document = True
+        value = loads(text, self.source.name, first_line)
+        for record in self.unwrap(value, self.source.name):
+            yield None, record
+
+    def _lines(self) -> Iterator[tuple[int | None, Any]]:
+        name = self.source.name
+        lines = self.source.lines()
+        held: tuple[int, Any] | None = None  # the first record, until a second one shows up
+        broken: tuple[int, str] | None = None
+        records = 0
+        for number, raw in enumerate(lines, 1):
+            text = decode(raw, name, number).strip()
+            if not text:
                 continue
-            if first and text.lstrip().startswith("{"):
-                first = False
-                try:
-                    value = json.loads(text)
-                except RecursionError:
-                    raise InputError(
-                        "JSON nested too deeply to read", source=name, line=number
-                    ) from None
-                except json.JSONDecodeError:
-                    rest = decode(stream.read(), name, number + 1)
-                    yield number, _loads(text + "\n" + rest, name, number)
+            if text[0] not in "[{":
+                self.plain += 1
+                continue
+            try:
+                value = json.loads(text)
+            except RecursionError:
+                raise InputError(
+                    "JSON nested too deeply to read", source=name, line=number
+                ) from None
+            except json.JSONDecodeError as exc:
+                if records == 0 and broken is None and text[0] == "{":
+                    # Not a line of JSON Lines: the first line of a pretty-printed document.
+                    rest = b"".join(lines)
+                    whole = text + "\n" + decode(rest, name, number + 1)
+                    yield from self._document(whole, number)
                     return
-                yield number, value
+                if broken is not None:
+                    raise InputError(broken[1], source=name, line=broken[0]) from None
+                broken = (number, f"invalid JSON: {exc.msg} (column {exc.colno})")
                 continue
-            first = False
-            yield number, _loads(text, name, number)
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
-
-
-def _peek_first_byte(stream: BinaryIO) -> bytes:
-    """The first non-blank byte, without consuming anything (falls back to buffering)."""
-    peek = getattr(stream, "peek", None)
-    if peek is not None:
-        head: bytes = peek(4096)
-        stripped = head.lstrip(b" \t\r\n\xef\xbb\xbf")
-        if stripped or len(head) < 4096:
-            return stripped[:1]
-    return b""
+            if broken is not None:  # a broken line with records after it: not a truncation
+                raise InputError(broken[1], source=name, line=broken[0])
+            records += 1
+            if records == 1:
+                held = (number, value)
+                continue
+            if held is not None:
+                yield held
+                held = None
+            yield number, value
+        if broken is not None:
+            self.truncated = broken[0]
+        if held is not None:
+            # A single line is a whole document, one-line JSON with a wrapper key included.
+            self.document = True
+            for record in self.unwrap(held[1], name):
+                yield held[0], record

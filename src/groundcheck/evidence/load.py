@@ -1,129 +1,29 @@
-"""``load_evidence()``: read any supported trace, detecting its format by shape.
+"""``load_evidence()``: read any supported trace, finding its format in the format table.
 
-Files are read as one JSON document or as JSON Lines (streamed: a trace of any size is read in
-one pass in bounded memory). Plain-text lines among JSON lines (CLI start-up notices) are
-skipped and counted; a line that starts like JSON but does not parse (a truncated last line)
-is skipped with a note naming it. Formats are detected from the records' shape, never from the
-file name; ``format=`` overrides detection.
+A path is opened once (see :mod:`groundcheck.evidence.jsonio`) and its format found in the
+order of :mod:`groundcheck.evidence.formats`: a folder's own layout (session folders) or
+a folder of trace files; a file's suffix or first bytes (BibTeX); else the shape of its JSON
+records, sampled, never the file name. ``format=`` overrides detection.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
-
-from groundcheck.errors import ConfigError, InputError
-from groundcheck.evidence import chat, sovereign, telemetry, transcripts
-from groundcheck.evidence.bibtex import load_bibtex, looks_like_bibtex
-from groundcheck.evidence.jsonio import decode, read_text
-from groundcheck.evidence.native import evidence_from_record
+from groundcheck.errors import ConfigError, InputError, UnknownFormat
+from groundcheck.evidence.formats import FORMATS, Format
+from groundcheck.evidence.jsonio import JsonRecords, open_input, read_text
 from groundcheck.evidence.trace import Trace, TraceBuilder
 from groundcheck.extractors import Extractor, Registry
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.model import EvidenceSet
 
-__all__ = ["FORMATS", "Format", "load_evidence"]
+__all__ = ["FORMATS", "detect_format", "load_evidence", "load_tool_calls", "unwrap_document"]
 
 Records = Iterable[tuple[int | None, Any]]
-
-
-def _is_native(r: Mapping[str, Any]) -> bool:
-    # Loose on purpose: a record with a "tool" key and none of the other formats' markers is
-    # meant as native, and native validation then says exactly what is wrong with it.
-    return "tool" in r and not any(k in r for k in ("role", "type", "event_type", "jsonrpc"))
-
-
-def _load_native(records: Records, b: TraceBuilder) -> None:  # pragma: no cover - see load
-    raise AssertionError("native records are loaded by _native_trace")
-
-
-@frozen
-class Format:
-    """A trace format: how to recognise one of its records, and how to read them all."""
-
-    name: str
-    description: str
-    detect: Callable[[Mapping[str, Any]], bool]
-    load: Callable[[Records, TraceBuilder], None]
-
-
-FORMATS: dict[str, Format] = {
-    f.name: f
-    for f in (
-        Format("native", "groundcheck tool calls {tool, input, output}", _is_native, _load_native),
-        Format(
-            "openai-chat",
-            "OpenAI Chat Completions messages",
-            chat.is_openai_chat,
-            chat.load_openai_chat,
-        ),
-        Format(
-            "openai-responses", "OpenAI Responses items", chat.is_responses, chat.load_responses
-        ),
-        Format(
-            "anthropic",
-            "Anthropic Messages (tool_use / tool_result)",
-            chat.is_anthropic,
-            chat.load_anthropic,
-        ),
-        Format(
-            "langchain",
-            "LangChain messages and LangSmith runs",
-            chat.is_langchain,
-            chat.load_langchain,
-        ),
-        Format(
-            "gemini", "Gemini functionCall / functionResponse", chat.is_gemini, chat.load_gemini
-        ),
-        Format("inspect-ai", "inspect-ai sample messages", chat.is_inspect, chat.load_inspect),
-        Format(
-            "otel", "OpenTelemetry GenAI spans (gen_ai.*)", telemetry.is_otel, telemetry.load_otel
-        ),
-        Format(
-            "otel-messages",
-            "OpenTelemetry GenAI messages (parts)",
-            telemetry.is_otel_messages,
-            telemetry.load_otel_messages,
-        ),
-        Format(
-            "openinference",
-            "OpenInference spans",
-            telemetry.is_openinference,
-            telemetry.load_openinference,
-        ),
-        Format("mcp", "MCP JSON-RPC tools/call", telemetry.is_mcp, telemetry.load_mcp),
-        Format(
-            "atif", "Agent Trajectory Interchange Format", telemetry.is_atif, telemetry.load_atif
-        ),
-        Format(
-            "claude-code",
-            "Claude Code stream-json",
-            transcripts.is_claude_code,
-            transcripts.load_claude_code,
-        ),
-        Format(
-            "gemini-cli",
-            "Gemini CLI stream-json",
-            transcripts.is_gemini_cli,
-            transcripts.load_gemini_cli,
-        ),
-        Format("codex", "Codex exec --json", transcripts.is_codex, transcripts.load_codex),
-        Format(
-            "sovereign-agent",
-            "sovereign-agent trace.jsonl / session folder",
-            sovereign.is_sovereign,
-            sovereign.load_sovereign,
-        ),
-    )
-}
-"""Every format :func:`load_evidence` reads, by name (``format=`` / ``--evidence-format``)."""
-
-FORMAT_NAMES = (*FORMATS, "bibtex")
 
 _SAMPLE = 200
 _MAX_SAMPLE = 10_000
@@ -139,63 +39,31 @@ _WRAPPERS = (
     "data",
     "steps",
 )
+_FOLDER_SUFFIXES = (".json", ".jsonl", ".bib")
 
 
-# -- reading ---------------------------------------------------------------------------------
+# -- documents -------------------------------------------------------------------------------
 
 
-class _LineReader:
-    """JSON Lines with tolerance for the noise agent CLIs print between events."""
+def unwrap_document(doc: Any, source: str) -> list[Any]:
+    """The records of a whole JSON document: a list, or the records under a well-known key.
 
-    def __init__(self, path: Path, name: str) -> None:
-        self.path = path
-        self.name = name
-        self.plain = 0
-        self.broken: list[int] = []
-
-    def __iter__(self) -> Iterator[tuple[int | None, Any]]:
-        with self.path.open("rb") as stream:
-            for number, raw in enumerate(stream, 1):
-                text = decode(raw, self.name, number).strip()
-                if not text:
-                    continue
-                if text[0] not in "[{":
-                    self.plain += 1
-                    continue
-                try:
-                    value = json.loads(text)
-                except RecursionError:
-                    raise InputError(
-                        "JSON nested too deeply to read", source=self.name, line=number
-                    ) from None
-                except ValueError:
-                    self.broken.append(number)
-                    continue
-                yield number, value
-
-    def notes(self) -> list[str]:
-        notes = []
-        if self.plain:
-            notes.append(f"{self.name}: skipped {self.plain} plain-text line(s) between JSON lines")
-        if self.broken:
-            shown = ", ".join(map(str, self.broken[:5])) + (" ..." if len(self.broken) > 5 else "")
-            notes.append(
-                f"{self.name}: skipped {len(self.broken)} line(s) that are not valid JSON "
-                f"(truncated?): line {shown}"
-            )
-        return notes
-
-
-def _unwrap(doc: Any, source: str) -> list[Any]:
-    """The records of a whole JSON document: a list, or the list under a well-known key."""
+    A format's own ``unwrap`` hook decides first (an ATIF trajectory, an OTLP export are one
+    record; an inspect-ai log holds samples); an object that is itself a record of a known
+    format is that one record; otherwise the first list under a wrapper key (``messages``,
+    ``items``, ``events``, ...), whatever other keys sit beside it.
+    """
     if isinstance(doc, list):
         return doc
     if not isinstance(doc, Mapping):
         raise InputError(
             f"expected a JSON object or array of records, got {type(doc).__name__}", source=source
         )
-    if telemetry.is_atif(doc) or "resourceSpans" in doc:
-        return [doc]
+    for fmt in FORMATS.values():
+        if fmt.unwrap is not None:
+            found = fmt.unwrap(doc, source)
+            if found is not None:
+                return found
     samples = doc.get("samples")
     if isinstance(samples, list):
         if len(samples) != 1:
@@ -204,7 +72,9 @@ def _unwrap(doc: Any, source: str) -> list[Any]:
                 "(each sample is one run)",
                 source=source,
             )
-        return _unwrap(samples[0], source)
+        return unwrap_document(samples[0], source)
+    if any(fmt.detect is not None and fmt.detect(doc) for fmt in FORMATS.values()):
+        return [doc]
     inputs, outputs = doc.get("input"), doc.get("output")
     if isinstance(inputs, list) or isinstance(outputs, list):
         return [
@@ -217,49 +87,25 @@ def _unwrap(doc: Any, source: str) -> list[Any]:
     return [doc]
 
 
-def _records_of_file(path: Path, name: str) -> tuple[Records, Callable[[], list[str]]]:
-    with path.open("rb") as stream:
-        head = stream.read(4096).lstrip(b" \t\r\n\xef\xbb\xbf")
-    first = head[:1]
-    if first == b"[" or (first == b"{" and not _first_line_is_json(path)):
-        doc = _parse_document(path, name)
-        return [(None, r) for r in _unwrap(doc, name)], list
-    reader = _LineReader(path, name)
-    return reader, reader.notes
-
-
-def _first_line_is_json(path: Path) -> bool:
-    with path.open("rb") as stream:
-        for raw in stream:
-            if raw.strip():
-                try:
-                    json.loads(raw)
-                except (ValueError, RecursionError):
-                    return False
-                return True
-    return False
-
-
-def _parse_document(path: Path, name: str) -> Any:
-    from groundcheck.evidence.jsonio import _loads
-
-    return _loads(read_text(path), name)
-
-
 # -- detection -------------------------------------------------------------------------------
 
 
-def _detect(
+def _record_formats() -> list[Format]:
+    return [f for f in FORMATS.values() if f.detect is not None and f.load is not None]
+
+
+def detect_format(
     records: Iterator[tuple[int | None, Any]], source: str
 ) -> tuple[str, list[tuple[int | None, Any]]]:
     """The format of ``records``, and the records read to decide it (to be replayed)."""
+    formats = _record_formats()
     sample: list[tuple[int | None, Any]] = []
     seen: dict[str, int | None] = {}
     for line, record in records:
         sample.append((line, record))
         if isinstance(record, Mapping):
-            for fmt in FORMATS.values():
-                if fmt.name not in seen and fmt.detect(record):
+            for fmt in formats:
+                if fmt.name not in seen and fmt.detect is not None and fmt.detect(record):
                     seen[fmt.name] = line if line is not None else len(sample)
         if (len(sample) >= _SAMPLE and seen) or len(sample) >= _MAX_SAMPLE:
             break
@@ -275,14 +121,14 @@ def _detect(
         )
     if sample and all(isinstance(r, Mapping) and "role" in r for _, r in sample):
         return "openai-chat", sample  # a chat with no tool traffic at all
-    raise InputError(
+    raise UnknownFormat(
         f"no known trace format in the first {len(sample)} record(s); formats tried: "
-        f"{', '.join(FORMAT_NAMES)} (see docs/formats.md), or pass --evidence-format",
+        f"{', '.join(FORMATS)} (see docs/formats.md), or pass --evidence-format",
         source=source,
     )
 
 
-# -- entry point -----------------------------------------------------------------------------
+# -- entry points ----------------------------------------------------------------------------
 
 
 def load_evidence(
@@ -292,68 +138,93 @@ def load_evidence(
     registry: Registry | None = None,
     extractors: Sequence[Extractor] | None = None,
 ) -> Trace:
-    """Read a trace (file, session folder, or Python object) into evidence and its report.
+    """Read a trace (file, folder, or Python object) into evidence and its report.
 
     Returns a :class:`Trace`: ``trace.evidence`` for :func:`groundcheck.audit`, and
     ``trace.report`` (the agent's final answer) when the trace holds one.
     """
-    if format is not None and format not in FORMAT_NAMES:
-        raise ConfigError(f"unknown evidence format {format!r}; known: {', '.join(FORMAT_NAMES)}")
+    if format is not None and format not in FORMATS:
+        raise ConfigError(f"unknown evidence format {format!r}; known: {', '.join(FORMATS)}")
     chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
     if isinstance(trace, (str, Path)):
         return _load_path(Path(trace), str(trace), format, chosen)
-    records: Records = [(None, r) for r in _unwrap(trace, "<tool_calls>")]
-    return _load_records(
-        records, name="<tool_calls>", source=None, fmt=format, extractors=chosen, extra_notes=list
-    )
+    if format is not None and FORMATS[format].load is None:
+        raise ConfigError(f"format {format!r} reads files, not Python objects")
+    records: Records = [(None, r) for r in unwrap_document(trace, "<tool_calls>")]
+    return _load_records(records, name="<tool_calls>", source=None, fmt=format, extractors=chosen)
 
 
-def _load_path(path: Path, name: str, fmt: str | None, extractors: Sequence[Extractor]) -> Trace:
+def load_tool_calls(
+    path: str | Path,
+    *,
+    registry: Registry | None = None,
+    extractors: Sequence[Extractor] | None = None,
+) -> EvidenceSet:
+    """Native tool calls from a JSON array, a ``{"tool_calls": [...]}`` object, or JSON Lines.
+
+    Read exactly as :func:`load_evidence` reads a native file (same reader, same notes).
+    """
+    return load_evidence(path, format="native", registry=registry, extractors=extractors).evidence
+
+
+def _load_path(path: Path, name: str, fmt: str | None, extractors: tuple[Extractor, ...]) -> Trace:
     if path.is_dir():
-        found = sovereign.session_paths(path)
+        return _load_dir(path, name, fmt, extractors)
+    if name != "-" and not path.exists():
+        raise InputError("no such file", source=name)
+    with open_input(path) as source:
+        row = FORMATS[fmt] if fmt is not None else _file_format(path, source.head())
+        if row is not None and row.read is not None:
+            return row.read(source, extractors)
+        records = JsonRecords(source, unwrap_document)
+        return _load_records(
+            records,
+            name=name,
+            source=name,
+            fmt=None if row is None else row.name,
+            extractors=extractors,
+            notes=records.notes,
+            empty_document=lambda: records.document,
+        )
+
+
+def _file_format(path: Path, head: bytes) -> Format | None:
+    """A format known from the file itself (suffix, first bytes) before reading any JSON."""
+    suffix = path.suffix.lower()
+    for fmt in FORMATS.values():
+        if fmt.read is not None and suffix in fmt.suffixes:
+            return fmt
+    for fmt in FORMATS.values():
+        if fmt.read is not None and fmt.sniff is not None and fmt.sniff(head):
+            return fmt
+    return None
+
+
+def _load_dir(folder: Path, name: str, fmt: str | None, extractors: tuple[Extractor, ...]) -> Trace:
+    for row in FORMATS.values():
+        if row.open_folder is None or (fmt is not None and fmt != row.name):
+            continue
+        found = row.open_folder(folder)
         if found is None:
-            return _load_folder(path, name, fmt, extractors)
+            continue
         trace_file, report_file = found
-        loaded = _load_path(trace_file, str(trace_file), fmt or "sovereign-agent", extractors)
+        loaded = _load_path(trace_file, str(trace_file), row.name, extractors)
         if report_file is None:
             return loaded
         return Trace(loaded.evidence, read_text(report_file), loaded.format, str(report_file))
-    if not path.exists():
-        raise InputError("no such file", source=name)
-    if fmt == "bibtex" or (fmt is None and path.suffix.lower() == ".bib"):
-        return load_bibtex(read_text(path), extractors, name)
-    try:
-        records, notes = _records_of_file(path, name)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", source=name) from None
-    if fmt is None and isinstance(records, list) and not records:
-        return Trace(EvidenceSet(), None, "native")
-    try:
-        return _load_records(
-            records, name=name, source=name, fmt=fmt, extractors=extractors, extra_notes=notes
-        )
-    except InputError as exc:
-        if (
-            fmt is None
-            and "no known trace format" in exc.problem
-            and looks_like_bibtex(read_text(path))
-        ):
-            return load_bibtex(read_text(path), extractors, name)
-        raise
+    return _load_folder(folder, name, fmt, extractors)
 
 
 def _load_folder(
-    folder: Path, name: str, fmt: str | None, extractors: Sequence[Extractor]
+    folder: Path, name: str, fmt: str | None, extractors: tuple[Extractor, ...]
 ) -> Trace:
     """Every trace file in a folder (not recursive) as one run's evidence."""
     files = sorted(
-        p
-        for p in folder.iterdir()
-        if p.is_file() and p.suffix.lower() in (".json", ".jsonl", ".bib")
+        p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in _FOLDER_SUFFIXES
     )
     if not files:
         raise InputError(
-            "is a folder with no trace files (.json, .jsonl, .bib) and not a session folder "
+            "is a directory with no trace files (.json, .jsonl, .bib) and not a session folder "
             "(no logs/trace.jsonl)",
             source=name,
         )
@@ -369,30 +240,22 @@ def _load_records(
     name: str,
     source: str | None,
     fmt: str | None,
-    extractors: Sequence[Extractor],
-    extra_notes: Callable[[], list[str]],
+    extractors: tuple[Extractor, ...],
+    notes: Callable[[], list[str]] = list,
+    empty_document: Callable[[], bool] = lambda: True,
 ) -> Trace:
     iterator = iter(records)
     if fmt is None:
-        fmt, sample = _detect(iterator, name)
+        first = next(iterator, None)
+        if first is None and empty_document():
+            return Trace(EvidenceSet((), notes()), None, "native")  # "[]": no call at all
+        fmt, sample = detect_format(chain(() if first is None else (first,), iterator), name)
         iterator = chain(sample, iterator)
-    if fmt == "native":
-        return _native_trace(iterator, source, extractors, extra_notes)
+    load = FORMATS[fmt].load
+    if load is None:
+        raise ConfigError(f"format {fmt!r} reads whole files; it cannot read JSON records")
     builder = TraceBuilder(extractors, source, fmt)
-    FORMATS[fmt].load(iterator, builder)
-    for note in extra_notes():
+    load(iterator, builder)
+    for note in notes():
         builder.note(note)
     return builder.finish()
-
-
-def _native_trace(
-    records: Iterator[tuple[int | None, Any]],
-    source: str | None,
-    extractors: Sequence[Extractor],
-    extra_notes: Callable[[], list[str]],
-) -> Trace:
-    calls = [
-        evidence_from_record(record, index, extractors, source=source, line=line)
-        for index, (line, record) in enumerate(records, 1)
-    ]
-    return Trace(EvidenceSet(calls, extra_notes()), None, "native")

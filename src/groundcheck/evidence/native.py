@@ -13,14 +13,25 @@ from pathlib import Path
 from typing import Any
 
 from groundcheck.errors import InputError
-from groundcheck.evidence.jsonio import iter_records
-from groundcheck.evidence.trace import make_evidence
+from groundcheck.evidence.trace import TraceBuilder, make_evidence
 from groundcheck.extractors import Extractor
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import Registry
 from groundcheck.model import Evidence, EvidenceSet
 
-__all__ = ["evidence_from_record", "from_tool_calls", "load_tool_calls"]
+__all__ = ["evidence_from_record", "from_tool_calls", "is_native", "load_native"]
+
+
+def is_native(r: Mapping[str, Any]) -> bool:
+    """A record with a ``tool`` key and none of the other formats' markers is meant as native,
+    and native validation then says exactly what is wrong with it (loose on purpose)."""
+    return "tool" in r and not any(k in r for k in ("role", "type", "event_type", "jsonrpc"))
+
+
+def load_native(records: Iterable[tuple[int | None, Any]], b: TraceBuilder) -> None:
+    """Each record is one call; its validation errors name the file and line."""
+    for index, (line, record) in enumerate(records, 1):
+        b.add(evidence_from_record(record, index, b.extractors, source=b.source, line=line))
 
 
 def _where(source: str | None, line: int | None, index: int) -> tuple[str, int | None, str]:
@@ -115,24 +126,3 @@ def from_tool_calls(
     return EvidenceSet(
         tuple(evidence_from_record(r, i, chosen, source=source) for i, r in enumerate(records, 1))
     )
-
-
-def load_tool_calls(
-    path: str | Path,
-    *,
-    registry: Registry | None = None,
-    extractors: Sequence[Extractor] | None = None,
-) -> EvidenceSet:
-    """Native tool calls from a JSON array, a ``{"tool_calls": [...]}`` object, or JSON Lines."""
-    source = str(path)
-    chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
-    calls: list[Evidence] = []
-    for line, value in iter_records(path):
-        if line is not None and len(calls) == 0 and isinstance(value, Mapping):
-            inner = value.get("tool_calls")
-            if isinstance(inner, list) and "tool" not in value:
-                for item in inner:
-                    calls.append(evidence_from_record(item, len(calls) + 1, chosen, source=source))
-                continue
-        calls.append(evidence_from_record(value, len(calls) + 1, chosen, source=source, line=line))
-    return EvidenceSet(tuple(calls))

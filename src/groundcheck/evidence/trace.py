@@ -304,6 +304,10 @@ class TraceBuilder:
         key = self.call(call_id, tool, args)
         self.result(key, output, errored=errored, recorded=recorded, empty=empty)
 
+    def add(self, evidence: Evidence) -> None:
+        """A call already reduced to evidence (native records carry everything themselves)."""
+        self._evidence.append(evidence)
+
     def said(self, text: str | None) -> None:
         """The agent wrote text to the user; the last non-blank text is the final report."""
         if isinstance(text, str) and text.strip():

@@ -2,7 +2,7 @@
 ``exec --json``. Field names: ``shared/evidence-formats.md`` section 13.
 
 All three may print plain-text lines between the JSON events; the reader skips and counts
-them (see :mod:`groundcheck.evidence.detect`). Where a CLI logs a summary instead of what the
+them (see :mod:`groundcheck.evidence.jsonio`). Where a CLI logs a summary instead of what the
 tool returned (Gemini CLI's ``read_file``, Codex ``web_search``), the call is marked as not
 recorded rather than empty.
 """
