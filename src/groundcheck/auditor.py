@@ -68,6 +68,13 @@ class Policy:
       recorded by the trace; ``"warning"`` accepts that the gap may hold the source.
     - ``title_threshold``: similarity (0-100, normalised Levenshtein) a cited title needs to a
       returned title to count as the same; see docs/titles.md for how 90 was chosen.
+
+    >>> strict = Policy(title_threshold=95)
+    >>> strict.with_options(unrecorded_severity="warning").unrecorded_severity
+    'warning'
+    >>> Policy(title_threshold=0)
+    Traceback (most recent call last):
+    groundcheck.errors.ConfigError: title_threshold must be a number in (0, 100], got 0
     """
 
     long_report_chars: int = field(default=500, validator=_check_chars)
@@ -237,6 +244,11 @@ def audit(
     :class:`EvidenceSet` from a loader. Keyword ``options`` override fields of ``policy``
     (``long_report_chars=800``). Returns a :class:`Verdict`; call
     ``verdict.raise_for_status()`` to turn an error finding into an exception.
+
+    >>> calls = [{"tool": "search", "input": "rag", "output": "2005.11401 RAG"}]
+    >>> verdict = audit("RAG (arXiv:2005.11401v2) beats DPR (arXiv:2004.04906).", calls)
+    >>> verdict.ok, [(f.code, f.citation.raw) for f in verdict.findings]
+    (False, [('fabricated-id', '2004.04906')])
     """
     chosen = (policy or Policy()).with_options(**options) if options else (policy or Policy())
     return Auditor(chosen, registry=registry).audit(report, tool_calls, bibliography=bibliography)

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from attrs import field, frozen
 
-from groundcheck.errors import UngroundedReportError
+from groundcheck.errors import ConfigError, UngroundedReportError
 
 __all__ = [
     "ERROR",
@@ -437,7 +437,7 @@ class Verdict:
     def fails(self, fail_on: Severity = ERROR) -> bool:
         """True when a finding is at least as severe as ``fail_on`` (the CI gate)."""
         if fail_on not in _SEVERITY_RANK:
-            raise ValueError(f"fail_on must be 'error' or 'warning', got {fail_on!r}")
+            raise ConfigError(f"fail_on must be 'error' or 'warning', got {fail_on!r}")
         limit = _SEVERITY_RANK[fail_on]
         return any(_SEVERITY_RANK[f.severity] <= limit for f in self.findings)
 

@@ -74,7 +74,14 @@ def _z(confidence: float) -> float:
 
 
 def wilson(k: int, n: int, confidence: float = 0.95) -> Interval:
-    """Wilson score interval for k successes in n trials (Newcombe 1998a, method 3)."""
+    """Wilson score interval for k successes in n trials (Newcombe 1998a, method 3).
+
+    >>> i = wilson(3, 10)
+    >>> round(i.estimate, 2), round(i.low, 4), round(i.high, 4)
+    (0.3, 0.1078, 0.6032)
+    >>> wilson(0, 0)
+    Interval(estimate=0.0, low=0.0, high=1.0, confidence=0.95)
+    """
     _check(k, n, confidence)
     if n == 0:
         return Interval(0.0, 0.0, 1.0, confidence)
@@ -148,7 +155,11 @@ def _beta_quantile(q: float, a: float, b: float) -> float:
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> Interval:
-    """The exact (Clopper-Pearson) interval: conservative, never below nominal coverage."""
+    """The exact (Clopper-Pearson) interval: conservative, never below nominal coverage.
+
+    >>> round(clopper_pearson(0, 10).high, 4)
+    0.3085
+    """
     _check(k, n, confidence)
     if n == 0:
         return Interval(0.0, 0.0, 1.0, confidence)
@@ -167,6 +178,9 @@ def rule_of_three(n: int, confidence: float = 0.95) -> float:
 
     This is the one-sided bound; it is the rule of thumb, not an interval. For n = 0 nothing
     is known and the bound is 1.
+
+    >>> round(rule_of_three(300), 4)
+    0.01
     """
     _check(0, n, confidence)
     if n == 0:
@@ -185,6 +199,9 @@ def sample_size(
 
     With ``expected_rate`` 0 and the rule of three, 1% needs about 300 clean runs. Methods:
     ``"wilson"``, ``"exact"`` (Clopper-Pearson), ``"rule-of-three"`` (zero events only).
+
+    >>> sample_size(0.01), sample_size(0.01, method="rule-of-three"), sample_size(0.05, 0.01)
+    (381, 300, 110)
     """
     if not 0 < target < 1:
         raise ValueError(f"target must be in (0, 1), got {target}")
@@ -252,7 +269,11 @@ def _smallest(reached: Callable[[int], bool], *, start: int = 0) -> int | None:
 
 
 def mcnemar_exact(b: int, c: int) -> float:
-    """Two-sided exact McNemar p-value from the discordant pairs b (A only) and c (B only)."""
+    """Two-sided exact McNemar p-value from the discordant pairs b (A only) and c (B only).
+
+    >>> round(mcnemar_exact(1, 9), 4), mcnemar_exact(0, 0)
+    (0.0215, 1.0)
+    """
     if b < 0 or c < 0:
         raise ValueError("discordant counts must be >= 0")
     n = b + c
@@ -273,6 +294,10 @@ def newcombe_paired(a: int, b: int, c: int, d: int, confidence: float = 0.95) ->
     """CI for the difference p_A - p_B of paired proportions (Newcombe 1998b, method 10).
 
     ``a``: both flagged; ``b``: A only; ``c``: B only; ``d``: neither.
+
+    >>> d = newcombe_paired(1, 9, 2, 88)
+    >>> round(d.estimate, 2), round(d.low, 4), round(d.high, 4)
+    (0.07, 0.0008, 0.1462)
     """
     for value in (a, b, c, d):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -330,7 +355,12 @@ class PairedComparison:
 def paired_comparison(
     flagged_a: list[bool], flagged_b: list[bool], confidence: float = 0.95
 ) -> PairedComparison:
-    """Compare two agents run on the same tasks (position i is task i in both lists)."""
+    """Compare two agents run on the same tasks (position i is task i in both lists).
+
+    >>> r = paired_comparison([True, True, False, False], [False, True, False, True])
+    >>> (r.both, r.only_a, r.only_b, r.neither), r.p_value
+    ((1, 1, 1, 1), 1.0)
+    """
     if len(flagged_a) != len(flagged_b):
         raise ValueError("both agents need a result for every task")
     both = sum(1 for x, y in zip(flagged_a, flagged_b, strict=True) if x and y)

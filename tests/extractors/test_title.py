@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from groundcheck.errors import ConfigError
 from groundcheck.extractors.title import TitleExtractor
 
 FIND = TitleExtractor()
@@ -102,7 +103,7 @@ def test_min_words_and_stop_phrases_are_tunable() -> None:
     assert list(strict.find('"Attention Is All You Need"')) != []
     assert list(strict.find('"Layer Normalization Explained"')) == []
     assert list(strict.find("## Deep Residual Learning Overview")) == []
-    with pytest.raises(ValueError, match="min_words"):
+    with pytest.raises(ConfigError, match="min_words"):
         TitleExtractor(min_words=0)
 
 

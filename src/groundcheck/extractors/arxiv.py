@@ -195,6 +195,10 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     A bare token that breaks the grammar (``1024.5678``: month 24) is a decimal, not an id, and
     is skipped. The same token written *as* an id (``arXiv:1024.5678``, ``.../abs/...``, or with
     a version suffix) is reported as malformed, since no paper can have it.
+
+    >>> [(m.identifier.display, m.malformed) for m in find_arxiv(
+    ...     "RAG (arXiv:2005.11401v2), a decimal 1024.5678, and arXiv:2313.01234.")]
+    [('2005.11401v2', None), ('2313.01234', 'month 13 is not 01-12')]
     """
     context = _ArxivContext(text)
     for m in _MODERN_TAIL.finditer(text):
@@ -274,6 +278,9 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
 
     The canonical form drops the subject class and the version: ``math/0601001``. Every token
     of this shape names a known archive, so one that breaks the grammar is always malformed.
+
+    >>> [str(m.identifier) for m in find_arxiv_legacy("hep-th/9711200 and math.AG/0601001v2")]
+    ['arxiv:hep-th/9711200', 'arxiv:math/0601001']
     """
     for m in _LEGACY_TAIL.finditer(text):
         slash = m.start()
@@ -295,7 +302,12 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
 
 
 def parse_arxiv(token: str) -> Identifier | None:
-    """The identifier a whole string names, if it is exactly one valid arXiv id (any form)."""
+    """The identifier a whole string names, if it is exactly one valid bare arXiv id.
+
+    >>> parse_arxiv("2005.11401v3"), parse_arxiv("hep-th/9711200"), parse_arxiv("2005.11401 x")
+    (Identifier(scheme='arxiv', id='2005.11401', version=3), Identifier(scheme='arxiv', \
+id='hep-th/9711200', version=None), None)
+    """
     token = token.strip()
     for finder in (find_arxiv, find_arxiv_legacy):
         for mention in finder(token):

@@ -63,7 +63,11 @@ def _trim(suffix: str) -> str:
 
 
 def normalize_doi(doi: str) -> str:
-    """Canonical key of a DOI that is already isolated: percent-decoded, lower-cased."""
+    """Canonical key of a DOI that is already isolated: percent-decoded, lower-cased.
+
+    >>> normalize_doi("10.1000/ABC%2Fdef")
+    '10.1000/abc/def'
+    """
     return unquote(doi).lower()
 
 
@@ -72,6 +76,10 @@ def find_doi(text: str) -> Iterator[Mention]:
 
     A registrant code under 4 digits (``10.5/x``) is not a DOI; written after a ``doi:``
     prefix or a doi.org URL it is reported as malformed, as is a DOI with an empty suffix.
+
+    >>> [(m.identifier.id, [str(a) for a in m.aliases]) for m in find_doi(
+    ...     "doi:10.1000/XYZ.123. And https://doi.org/10.48550/arXiv.2005.11401v2")]
+    [('10.1000/xyz.123', []), ('10.48550/arxiv.2005.11401', ['arxiv:2005.11401'])]
     """
     for m in _CANDIDATE.finditer(text):
         start = m.start()

@@ -100,6 +100,10 @@ def extract(
     Extraction runs on the normalised view (:class:`~groundcheck.text.TextView`) and reports
     spans in ``text`` itself, so ``text[c.start:c.end] == c.raw`` for every citation.
     Malformed tokens are included, marked by ``Citation.malformed``.
+
+    >>> [(c.scheme, c.id, c.raw, c.line, c.column) for c in extract(
+    ...     "RAG (arXiv:2005.11401v2), see doi:10.1000/xyz.")]
+    [('arxiv', '2005.11401', '2005.11401v2', 1, 12), ('doi', '10.1000/xyz', '10.1000/xyz', 1, 35)]
     """
     if extractors is None:
         extractors = resolve_extractors(registry)

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
@@ -38,10 +39,13 @@ _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 
 
 def normalize_title(title: str) -> str:
-    """The comparison form of a title: case, Unicode, LaTeX, HTML, punctuation and spacing.
+    r"""The comparison form of a title: case, Unicode, LaTeX, HTML, punctuation and spacing.
 
-    ``{BERT}: Pre-training of \\emph{Deep} Bidirectional Transformers`` and
+    ``{BERT}: Pre-training of \emph{Deep} Bidirectional Transformers`` and
     ``bert pre training of deep bidirectional transformers`` normalise to the same string.
+
+    >>> normalize_title(r"{BERT}: Pre-training of \emph{Deep} Bidirectional Transformers")
+    'bert pre training of deep bidirectional transformers'
     """
     text = html.unescape(title)
     text = unicodedata.normalize("NFKC", text)
@@ -53,7 +57,12 @@ def normalize_title(title: str) -> str:
 def main_title(title: str) -> str | None:
     """The title before a long subtitle ("Switch Transformers: Scaling to Trillion Parameter
     Models ..." -> "Switch Transformers"), or None. A subtitle of one or two words ("A Survey",
-    "Extended Abstract") is kept: dropping it would name a different paper."""
+    "Extended Abstract") is kept: dropping it would name a different paper.
+
+    >>> main_title("Switch Transformers: Scaling to Trillion Parameter Models"), main_title(
+    ...     "Attention Is All You Need: A Survey")
+    ('Switch Transformers', None)
+    """
     parts = _SUBTITLE.split(title.strip(), maxsplit=1)
     if len(parts) == 2 and parts[0].strip() and len(parts[1].split()) >= 3:
         return parts[0]
@@ -113,6 +122,10 @@ class TitleExtractor:
     """Finds title candidates. Register your own instance to change the rules::
 
     registry.register(TitleExtractor(min_words=4), replace=True)
+
+    >>> [(m.kind, m.identifier.id) for m in TitleExtractor().find(
+    ...     'As “Dense Passage Retrieval for Open-Domain QA” shows (arXiv:2004.04906).')]
+    [('quoted', 'dense passage retrieval for open domain qa')]
     """
 
     name = "title"
@@ -127,7 +140,10 @@ class TitleExtractor:
         stop_phrases: Iterable[str] = DEFAULT_STOP_PHRASES,
     ) -> None:
         if min_words < 1 or max_chars < 10:
-            raise ValueError("min_words must be >= 1 and max_chars >= 10")
+            raise ConfigError(
+                f"TitleExtractor needs min_words >= 1 and max_chars >= 10, got {min_words} and "
+                f"{max_chars}"
+            )
         self.min_words = min_words
         self.max_chars = max_chars
         self.stop_phrases = frozenset(normalize_title(p) for p in stop_phrases)
