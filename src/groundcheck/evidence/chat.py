@@ -1,5 +1,5 @@
 """Chat-message traces: OpenAI Chat Completions and Responses, Anthropic Messages, LangChain,
-Gemini, inspect-ai. Field names: ``shared/evidence-formats.md`` sections 1-4, 8, 9.
+Gemini, inspect-ai. What each records and what it does not: ``docs/formats.md``.
 
 Each loader walks the messages in order and reports calls, results and assistant text to a
 :class:`~groundcheck.evidence.trace.TraceBuilder`; it never judges.

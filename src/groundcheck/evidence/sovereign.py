@@ -1,7 +1,7 @@
 """sovereign-agent session folders: ``workspace/report.md`` and ``logs/trace.jsonl``.
 
 At v0.2.0 the trace keeps each tool call's one-line ``summary``, never its output
-(``shared/evidence-formats.md`` section 11), so every call is marked *not recorded*: the
+(see ``docs/formats.md``), so every call is marked *not recorded*: the
 verdict warns that identifiers may be missing from the evidence. A summary is still searched
 (some summaries list the ids found), and ``→ 0 result(s)`` is read as an empty call.
 """

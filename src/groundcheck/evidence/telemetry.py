@@ -1,5 +1,5 @@
 """Span and protocol traces: OpenTelemetry GenAI (spans and messages), OpenInference, MCP,
-ATIF. Field names: ``shared/evidence-formats.md`` sections 5-7 and 10.
+ATIF. What each records and what it does not: ``docs/formats.md``.
 
 Tool results are opt-in in OpenTelemetry (``gen_ai.tool.call.result``): a span without one is
 a call whose output was not recorded, and the verdict says so instead of guessing.

@@ -1,5 +1,5 @@
 """Coding-agent CLI transcripts: Claude Code and Gemini CLI ``stream-json``, Codex
-``exec --json``. Field names: ``shared/evidence-formats.md`` section 13.
+``exec --json``. What each records and what it does not: ``docs/formats.md``.
 
 All three may print plain-text lines between the JSON events; the reader skips and counts
 them (see :mod:`groundcheck.evidence.jsonio`). Where a CLI logs a summary instead of what the

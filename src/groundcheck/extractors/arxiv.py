@@ -1,6 +1,6 @@
 """arXiv identifiers: modern ``YYMM.NNNNN`` (since April 2007) and legacy ``archive/YYMMNNN``.
 
-Grammar and traps: ``shared/identifier-spec.md`` sections 2 and 3. Both extractors anchor on a
+Grammar and traps: ``docs/extractors.md`` (after arXiv's own identifier docs). Both anchor on a
 literal character (the dot, the slash) so the regex engine skips ahead with a fast search
 instead of testing every position; the few candidates it finds are then checked by hand. That
 keeps extraction linear and faster than the single ``\\b\\d{4}\\.\\d{4,5}\\b`` it replaces.

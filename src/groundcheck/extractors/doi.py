@@ -1,4 +1,4 @@
-"""DOIs in prose, markdown, JSON and URLs (``shared/identifier-spec.md`` section 4).
+"""DOIs in prose, markdown, JSON and URLs (grammar and traps: ``docs/extractors.md``).
 
 The candidate is everything after ``10.<registrant>/`` up to a character no DOI written in
 running text contains; then the spec's trimming rules remove what the surrounding prose added
