@@ -199,14 +199,21 @@ class Citation:
 
 @frozen
 class Work:
-    """A paper as one tool output described it: its identifiers and its title, side by side.
+    """A returned work: a paper (or page) as one tool output described it.
 
-    Loaders pair them when a title sits in the same record (``{"arxiv_id": ..., "title": ...}``)
-    or on the same line as an identifier; the id-title check needs to know which is which.
+    Loaders pair what sits together — a title with the identifiers of its own record
+    (``{"arxiv_id": ..., "title": ...}``) or of its own line, with the authors and year when the
+    record gives them — because the checks need to know which title belongs to which id, and
+    which first author and year a returned paper has. ``origin`` says how it was found:
+    ``record`` (fields of one JSON record), ``line`` (one line of a listing), ``bibtex``.
     """
 
     identifiers: frozenset[Identifier]
     title: str
+    authors: tuple[str, ...] = ()
+    """As the tool wrote them, first author first."""
+    year: int | None = None
+    origin: str = "record"
 
 
 @frozen

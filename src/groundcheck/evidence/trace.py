@@ -142,7 +142,7 @@ def make_evidence(
                 if m.kind == "adjacent":
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
-                        works.append(Work(frozenset(beside), title))
+                        works.append(Work(frozenset(beside), title, origin="line"))
         if flat.pairs:
             # A record's sibling fields only need their identifiers: skip the title finder.
             id_finders = [e for e in extractors if not _finds_titles(e)]
