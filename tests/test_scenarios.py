@@ -21,17 +21,18 @@ def findings(report: str, evidence: object) -> list[tuple[str, str]]:
 
 
 def test_review_with_a_reference_list() -> None:
-    """Two grounded papers cited three ways each; one paper no tool returned, cited twice."""
+    """Two grounded papers cited three ways each; one paper no tool returned, cited twice: one
+    work, so one finding, at its reference entry, naming its title and both places."""
     report = (HERE / "review_with_references.md").read_text("utf-8")
     evidence = load_evidence(HERE / "rag_search.json").evidence
-    assert findings(report, evidence) == [
-        ("fabricated-id", "2310.11511"),
-        (
-            "unverified-title",
-            "Self-RAG: Learning to retrieve, generate, and critique through self-reflection",
-        ),
+    verdict = audit(report, evidence)
+    assert [(f.code, f.citation.raw if f.citation else "") for f in verdict.findings] == [
         ("fabricated-id", "2310.11511"),
     ]
+    (finding,) = verdict.findings
+    assert finding.citation is not None and finding.citation.line == 15
+    assert "(reference [3], “Self-RAG: Learning to retrieve" in finding.message
+    assert "cited 2 times (lines 9, 15)" in finding.message
 
 
 def test_two_papers_per_paragraph_pair_correctly() -> None:
@@ -50,8 +51,7 @@ def test_claude_code_transcript_audited_alone() -> None:
     assert trace.format == "claude-code"
     assert findings(trace.report or "", trace.evidence) == [
         ("unverified-title", "Improving Dictionary Learning with Gated SAEs"),
-        ("unverified-title", "Scaling and Evaluating Sparse Autoencoders"),
-        ("fabricated-id", "2406.04093"),
+        ("fabricated-id", "2406.04093"),  # names its title: no second warning for it
     ]
 
 
@@ -61,6 +61,5 @@ def test_openai_chat_with_crossref_dois() -> None:
     trace = load_evidence(HERE / "openai_crossref_dois.json")
     assert trace.format == "openai-chat"
     assert findings(trace.report or "", trace.evidence) == [
-        ("unverified-title", "Denoising Diffusion Implicit Models"),
-        ("fabricated-id", "10.48550/arXiv.2010.02502"),
+        ("fabricated-id", "10.48550/arXiv.2010.02502"),  # one finding for the entry [3]
     ]

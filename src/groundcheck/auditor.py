@@ -14,15 +14,15 @@ from typing import Any
 from attrs import evolve, field, fields, frozen
 
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
-from groundcheck.document import Layout
+from groundcheck.document import Document, build_works
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.evidence.native import from_tool_calls
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
-from groundcheck.grounding import EvidenceTitles, ground
-from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
+from groundcheck.grounding import EvidenceTitles, ground, ground_works
+from groundcheck.model import ERROR, WARNING, Citation, EvidenceSet, Finding, Severity, Verdict
 
 __all__ = ["Auditor", "FileAudit", "Policy", "audit"]
 
@@ -140,14 +140,19 @@ class Auditor:
             raise InputError(f"the report must be text (str), got {type(report).__name__}")
         evidence = self.evidence(tool_calls)
         citations = extract(report, extractors=self.extractors)
+        document = Document(report, _id_spans(citations))
         notes: list[str] = []
+        files: dict[str, tuple[Document, tuple[Citation, ...]]] = {}
         for name, text in _bibliographies(bibliography):
-            citations += extract(text, extractors=self.extractors, source=name)
+            found = extract(text, extractors=self.extractors, source=name)
+            files[name] = (Document(text, _id_spans(found)), found)
+            citations += found
             notes.extend(bibtex_problems(text, name))
-        layout = Layout(report, citations)
+        works = build_works(document, citations, files)
         titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
-        groundings = ground(citations, evidence, titles, threshold, layout)
+        groundings = ground(citations, evidence, titles, threshold, works.cited_titles)
+        grounded_works = ground_works(works, groundings)
         ctx = AuditContext(
             report=report,
             citations=groundings,
@@ -156,14 +161,22 @@ class Auditor:
             unrecorded_severity=self.policy.unrecorded_severity,
             title_threshold=threshold,
             titles=titles,
-            layout=layout,
             schemes=self.schemes,
+            works=grounded_works,
+            references=works,
         )
         findings: list[Finding] = []
         for check in self.checks:
             findings.extend(check.run(ctx))
         findings.sort(key=Finding.sort_key)
-        return Verdict(tuple(findings), groundings, evidence, ctx.report_chars, notes)
+        notes.extend(works.notes)
+        return Verdict(
+            tuple(findings), groundings, evidence, ctx.report_chars, notes, grounded_works
+        )
+
+
+def _id_spans(citations: Sequence[Citation]) -> list[tuple[int, int]]:
+    return [(c.start, c.end) for c in citations if not c.is_title]
 
 
 @frozen

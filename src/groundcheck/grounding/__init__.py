@@ -1,7 +1,7 @@
 """Matching cited works to what the tools returned: identifiers by key, titles by similarity."""
 
-from groundcheck.grounding.ground import ground
+from groundcheck.grounding.ground import ground, ground_works
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
 from groundcheck.grounding.titles import EvidenceTitles, similarity
 
-__all__ = ["EvidenceTitles", "TitleIndex", "TitleMatch", "ground", "similarity"]
+__all__ = ["EvidenceTitles", "TitleIndex", "TitleMatch", "ground", "ground_works", "similarity"]

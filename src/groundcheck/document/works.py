@@ -1,0 +1,578 @@
+"""Cited works: what the extractors found, grouped into the works the report cites.
+
+The unit of judgment is the cited work, not the token. This module decides:
+
+- **what belongs to an entry.** Every identifier inside a reference entry is that entry's;
+  its title is the one its segmentation found (:mod:`groundcheck.document.segment`). Any
+  other title-like phrase inside the entry (the italic venue, the author list) is nobody's
+  title.
+- **which title is written for an inline identifier.** The nearest title in its own block
+  (or table row) with no other identifier in between, on its line first, before it first,
+  written titles (quoted, emphasised, linked, headed) before the bare words next to it;
+  failing that, the heading above it when that heading names one paper: the section under
+  it cites one work, or the paragraph right under it opens with this identifier.
+- **one work per identifier.** An identifier cited in prose and again in the reference
+  list is one work (the entry), however often it is written.
+- **where markers point.** ``[4]``, ``[^2]``, ``\\cite{key}`` resolve by label; a label no
+  entry has is *dangling* when the report labels its entries that way at all. Author–year
+  citations resolve by first author's surname and year (or, failing that, an entry whose
+  text holds both). A bracketed year (``[2025]``) that no entry is labelled with is a year.
+- **which other titles are citations.** A quoted, emphasised, linked or heading title
+  followed by a marker belongs to the entry the marker points at. A heading carrying a year
+  or author (``### Toy Models of Superposition (2022)``), a quoted title in prose that looks
+  like one (title case, or a year, marker or "paper"/"titled" beside it), a table cell in a
+  title column: each cites a work by its title alone. Anything else is only looked up: a
+  bold sentence or a section name is not a citation.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+
+from attrs import frozen
+
+from groundcheck.document.authors import surname, surname_key
+from groundcheck.document.blocks import CELL, HEADING, PARAGRAPH, QUOTE
+from groundcheck.document.references import Entry
+from groundcheck.document.report import Document
+from groundcheck.model import Citation, CitedWork, Identifier, Marker
+
+__all__ = ["WorkSet", "build_works"]
+
+INLINE = "inline"
+ENTRY = "entry"
+BIBTEX = "bibtex"
+
+_WRITTEN = frozenset({"quoted", "emphasis", "link", "heading", "cell", "reference", "bibtex"})
+_YEAR_LABEL = re.compile(r"(?:1[6-9]|20)\d{2}")
+_CUE_AFTER = re.compile(r"(?:1[6-9]|20)\d{2}|\[\^?\w{1,6}[\],–-]|【\d|\bet\.? al\b|\\cite")
+_CUE_BEFORE = re.compile(
+    r"(?i)\b(?:paper|papers|titled|entitled|article|study|preprint|book|report|survey|"
+    r"publication|thesis|chapter|proceedings|et\.? al\.?|(?:1[6-9]|20)\d{2})\b"
+)
+_HEADING_CITES = re.compile(r"\(\s*[^()\n]{0,80}?(?:1[6-9]|20)\d{2}|\bet\.? al\b|\[\^?\d")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+@frozen
+class WorkSet:
+    """The works of one report, and what could not be resolved.
+
+    ``loose`` are title-only works that count only if their title matches a returned title
+    (an emphasised phrase that happens to name a paper); ``dangling`` maps each label no entry
+    has to the markers that name it; ``unresolved`` are unmistakable author–year citations
+    that match no entry; ``has_list`` says whether the report has a reference list at all.
+    """
+
+    works: tuple[CitedWork, ...]
+    loose: tuple[CitedWork, ...] = ()
+    dangling: tuple[tuple[str, tuple[Marker, ...]], ...] = ()
+    unresolved: tuple[Marker, ...] = ()
+    has_list: bool = False
+    notes: tuple[str, ...] = ()
+
+    @property
+    def cited_titles(self) -> frozenset[int]:
+        """``id()`` of every title citation that is some definite work's title."""
+        return frozenset(id(t) for w in self.works for t in w.titles)
+
+
+class _Draft:
+    """A work being assembled (the frozen :class:`CitedWork` is made at the end)."""
+
+    __slots__ = (
+        "authors",
+        "doc",
+        "end",
+        "ids",
+        "kind",
+        "label",
+        "markers",
+        "section",
+        "source",
+        "start",
+        "titles",
+        "urls",
+        "venue",
+        "year",
+    )  # fmt: skip
+
+    def __init__(self, kind: str, start: int, end: int, source: str | None, doc: Document) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.source = source
+        self.doc = doc
+        self.label: str | None = None
+        self.ids: list[Citation] = []
+        self.titles: list[Citation] = []
+        self.authors: tuple[str, ...] = ()
+        self.year: int | None = None
+        self.venue: str | None = None
+        self.urls: tuple[str, ...] = ()
+        self.markers: list[Marker] = []
+        self.section: str | None = None
+
+    def add_title(self, title: Citation) -> None:
+        if all(t is not title for t in self.titles):
+            self.titles.append(title)
+
+    def freeze(self) -> CitedWork:
+        line, column = self.doc.lines.locate(self.start)
+        return CitedWork(
+            key="w?",
+            kind=self.kind,
+            start=self.start,
+            end=self.end,
+            line=line,
+            column=column,
+            source=self.source,
+            label=self.label,
+            identifiers=tuple(self.ids),
+            titles=tuple(self.titles),
+            authors=self.authors,
+            year=self.year,
+            venue=self.venue,
+            urls=self.urls,
+            markers=tuple(sorted(self.markers, key=lambda m: m.start)),
+            section=self.section,
+        )
+
+
+def _from_entry(entry: Entry, doc: Document, source: str | None) -> _Draft:
+    d = _Draft(BIBTEX if entry.kind == "bibtex" else ENTRY, entry.start, entry.end, source, doc)
+    d.label = entry.label
+    d.authors = entry.parts.authors
+    d.year = entry.parts.year
+    d.venue = entry.parts.venue
+    d.urls = entry.parts.urls
+    d.section = entry.section
+    return d
+
+
+def _overlap(a: Citation, span: tuple[int, int] | None) -> int:
+    if span is None:
+        return 0
+    return max(0, min(a.end, span[1]) - max(a.start, span[0]))
+
+
+class _Builder:
+    """Groups one text's citations (the report's, or one bibliography file's) into drafts."""
+
+    def __init__(self, doc: Document, citations: Sequence[Citation], source: str | None) -> None:
+        self.doc = doc
+        self.source = source
+        self.ids = [c for c in citations if not c.is_title]
+        self.titles = [
+            c for c in citations if c.is_title and (c.kind == "bibtex" or not doc.in_code(c.start))
+        ]
+        self.entries = [_from_entry(e, doc, source) for e in doc.entries]
+        self.used: set[int] = set()
+        self.inline_ids: list[Citation] = []
+        self._assign_to_entries()
+
+    def _assign_to_entries(self) -> None:
+        by_start = {e.start: i for i, e in enumerate(self.doc.entries)}
+        for c in self.ids:
+            entry = self.doc.entry_at(c.start)
+            if entry is None:
+                self.inline_ids.append(c)
+            else:
+                self.entries[by_start[entry.start]].ids.append(c)
+        best: dict[int, tuple[int, Citation]] = {}
+        self.free_titles: list[Citation] = []
+        for t in self.titles:
+            entry = self.doc.entry_at(t.start)
+            if entry is None:
+                self.free_titles.append(t)
+                continue
+            i = by_start[entry.start]
+            overlap = _overlap(t, entry.parts.title)
+            if overlap and (i not in best or overlap > best[i][0]):
+                best[i] = (overlap, t)
+            self.used.add(id(t))  # inside an entry: its title, or nobody's (the venue, …)
+        for i, (_, t) in best.items():
+            self.entries[i].titles.insert(0, t)
+
+
+def _units(doc: Document, cits: Iterable[Citation]) -> dict[tuple[str, int], list[Citation]]:
+    out: dict[tuple[str, int], list[Citation]] = {}
+    for c in cits:
+        unit = doc.unit(c.start)
+        if unit is not None:
+            out.setdefault(unit, []).append(c)
+    return out
+
+
+class _Pairing:
+    """Which title is written for each inline identifier (see the module docstring)."""
+
+    def __init__(self, doc: Document, ids: list[Citation], titles: list[Citation]) -> None:
+        self.doc = doc
+        self.ids_by_unit = _units(doc, ids)
+        self.titles_by_unit = _units(doc, titles)
+        self.heading_titles: dict[int, Citation] = {}
+        for t in titles:
+            i = doc.block_index(t.start)
+            if i is not None and doc.blocks[i].kind == HEADING:
+                best = self.heading_titles.get(i)
+                if best is None or (t.end - t.start) > (best.end - best.start):
+                    self.heading_titles[i] = t
+        # The inline identifiers of each heading's own section (up to the next heading).
+        self.section_ids: dict[int, list[Citation]] = {}
+        heading: int | None = None
+        by_block: dict[int, list[Citation]] = {}
+        for c in ids:
+            i = doc.block_index(c.start)
+            if i is not None:
+                by_block.setdefault(i, []).append(c)
+        for i, b in enumerate(doc.blocks):
+            if b.kind == HEADING:
+                heading = i
+                self.section_ids[i] = []
+            elif heading is not None:
+                self.section_ids[heading].extend(by_block.get(i, ()))
+        self.first_block = {h: h + 1 for h in self.section_ids if h + 1 < len(doc.blocks)}
+        self._indexes: dict[
+            tuple[str, int], tuple[list[int], list[int], list[Citation], list[int]]
+        ] = {}
+
+    def beside(self, c: Citation) -> Citation | None:
+        unit = self.doc.unit(c.start)
+        if unit is None:
+            return None
+        own = self._in_unit(c, unit)
+        if own is not None:
+            return own
+        i = self.doc.block_index(c.start)
+        if i is None:
+            return None
+        h = self.doc.heading_above(i)
+        if h is None or h not in self.heading_titles or not self._names_one_paper(h, c, i):
+            return None
+        return self.heading_titles[h]
+
+    def _in_unit(self, c: Citation, unit: tuple[str, int]) -> Citation | None:
+        """The title written for ``c`` in its own block or row.
+
+        Only titles between ``c`` and its neighbouring identifiers are looked at, so each
+        title is considered for at most two identifiers: a paragraph holding thousands of
+        both costs no more than thousands of short ones.
+        """
+        titles = self.titles_by_unit.get(unit)
+        if not titles:
+            return None
+        ids = self.ids_by_unit.get(unit, [])
+        id_starts, title_starts, by_end, title_ends = self._index(unit)
+        k = bisect_left(id_starts, c.start)
+        while k < len(ids) and ids[k] is not c:
+            k += 1
+        prev_start = ids[k - 1].start if 0 < k < len(ids) + 1 else -1
+        next_end = ids[k + 1].end if k + 1 < len(ids) else 1 << 62
+        before = [
+            t
+            for t in by_end[
+                bisect_right(title_ends, prev_start) : bisect_right(title_ends, c.start)
+            ]
+            if t.end <= c.start
+        ]
+        a = bisect_left(title_starts, c.end)
+        b = bisect_left(title_starts, next_end)
+        after = [t for t in titles[a:b] if t.start >= c.end]
+        start, end = c.start, c.end
+        # Written titles first (its line, before then after; then its block), the bare words
+        # next to it on its line last.
+        for pool, on_line, written in (
+            (before, True, True),
+            (after, True, True),
+            (before, False, True),
+            (after, False, True),
+            (before, True, False),
+            (after, True, False),
+        ):
+            chosen = [
+                t
+                for t in pool
+                if (t.line == c.line) == on_line and (t.kind != "adjacent") == written
+            ]
+            if chosen:
+                return min(chosen, key=lambda t: start - t.end if t.end <= start else t.start - end)
+        return None
+
+    def _index(
+        self, unit: tuple[str, int]
+    ) -> tuple[list[int], list[int], list[Citation], list[int]]:
+        found = self._indexes.get(unit)
+        if found is None:
+            titles = self.titles_by_unit[unit]
+            by_end = sorted(titles, key=lambda t: t.end)
+            found = (
+                [i.start for i in self.ids_by_unit.get(unit, [])],
+                [t.start for t in titles],
+                by_end,
+                [t.end for t in by_end],
+            )
+            self._indexes[unit] = found
+        return found
+
+    def _names_one_paper(self, h: int, c: Citation, block: int) -> bool:
+        heading = self.doc.blocks[h]
+        if h == 0 and heading.level == 1 and not self._heading_cites(h):
+            return False  # the report's own title
+        if _one_work(self.section_ids.get(h, [])):
+            return True
+        first = self.first_block.get(h)
+        if first != block or self.doc.blocks[block].kind not in (PARAGRAPH, QUOTE):
+            return False
+        in_first = self.ids_by_unit.get(("block", block), [])
+        return bool(in_first) and in_first[0] is c
+
+    def _heading_cites(self, h: int) -> bool:
+        b = self.doc.blocks[h]
+        return _HEADING_CITES.search(self.doc.text, b.body, b.end) is not None
+
+
+def _one_work(ids: Sequence[Citation]) -> bool:
+    """Do all of ``ids`` name one work (each shares a name with those before it)?"""
+    if not ids:
+        return False
+    names = set(ids[0].keys)
+    for c in ids[1:]:
+        if names.isdisjoint(c.keys):
+            return False
+        names.update(c.keys)
+    return True
+
+
+def _title_shaped(raw: str) -> bool:
+    """Title case, or a head and a colon: "Dense Passage Retrieval for …", "REALM: …"."""
+    words = _WORD.findall(raw)
+    if len(words) < 3 or not words[0][:1].isupper():
+        return False
+    if ": " in raw:
+        return True
+    significant = [w for w in words if len(w) >= 4]
+    if not significant:
+        return False
+    capitalised = sum(1 for w in significant if w[0].isupper())
+    return capitalised / len(significant) >= 0.6
+
+
+def _cue(doc: Document, t: Citation) -> bool:
+    """A year, marker or "et al." just after the title, or "paper"/"titled"/… just before."""
+    text = doc.text
+    i = doc.block_index(t.start)
+    lo, hi = (0, len(text)) if i is None else (doc.blocks[i].body, doc.blocks[i].end)
+    after_end = min(hi, t.end + 100)
+    sentence_end = text.find(". ", t.end, after_end)
+    after_end = after_end if sentence_end == -1 else sentence_end
+    if _CUE_AFTER.search(text, t.end, after_end):
+        return True
+    before_start = max(lo, t.start - 60)
+    return _CUE_BEFORE.search(text, before_start, t.start) is not None
+
+
+def _self_cited(doc: Document, t: Citation) -> bool:
+    """Does this title cite a work by itself (see the module docstring)?"""
+    i = doc.block_index(t.start)
+    if i is None:
+        return False
+    block = doc.blocks[i]
+    if t.kind == "heading" or (block.kind == HEADING and t.kind == "emphasis"):
+        return block.kind == HEADING and (
+            _HEADING_CITES.search(doc.text, t.end, block.end) is not None
+        )
+    if block.kind == HEADING:
+        return False
+    if t.kind == "quoted":
+        if ". " in t.raw or not t.raw[:1].isupper():
+            return False
+        return _title_shaped(t.raw) or _cue(doc, t)
+    if t.kind == "emphasis":
+        italic = doc.text[t.start - 2 : t.start] not in ("**", "__")
+        return italic and _title_shaped(t.raw) and _cue(doc, t)
+    if t.kind == "cell" and block.kind == CELL:
+        return bool(re.search(r"(?i)title|paper", block.header))
+    return False
+
+
+_MARKER_GAP = 40
+
+
+def _following_marker(
+    doc: Document, t: Citation, markers: Sequence[Marker], starts: Sequence[int]
+) -> Marker | None:
+    """A marker written right after a title ("“Title” [2]", "*Title* (Lewis et al., 2020)")."""
+    k = bisect_left(starts, t.end)
+    if k >= len(markers):
+        return None
+    m = markers[k]
+    if m.start - t.end > _MARKER_GAP:
+        return None
+    gap = doc.text[t.end : m.start]
+    if "\n\n" in gap or len(gap.strip(" \t\n\"”’'*_,.;:)(")) > 25:
+        return None
+    return m
+
+
+def build_works(
+    doc: Document,
+    citations: Sequence[Citation],
+    bibliographies: Mapping[str, tuple[Document, Sequence[Citation]]] | None = None,
+) -> WorkSet:
+    """Group the report's citations (and those of its bibliography files) into cited works.
+
+    >>> from groundcheck.extractors import extract
+    >>> text = ("RAG [1] beats BM25 [2].\\n\\n## References\\n[1] Lewis, P. (2020). "
+    ...         "Retrieval-augmented generation for NLP. NeurIPS. arXiv:2005.11401")
+    >>> cits = extract(text)
+    >>> ws = build_works(Document(text, [(c.start, c.end) for c in cits if not c.is_title]), cits)
+    >>> [(w.kind, w.label, [c.raw for c in w.identifiers], w.title.raw) for w in ws.works]
+    [('entry', '1', ['2005.11401'], 'Retrieval-augmented generation for NLP')]
+    >>> [(label, [m.raw for m in ms]) for label, ms in ws.dangling]
+    [('2', ['[2]'])]
+    """
+    report = _Builder(doc, [c for c in citations if c.source is None], None)
+    builders = [report]
+    for name, (bib_doc, bib_cits) in (bibliographies or {}).items():
+        builders.append(_Builder(bib_doc, bib_cits, name))
+
+    drafts: list[_Draft] = []
+    owner: dict[Identifier, _Draft] = {}
+    for b in builders:
+        for d in b.entries:
+            drafts.append(d)
+            for c in d.ids:
+                for k in c.keys:
+                    owner.setdefault(k, d)
+
+    # Inline identifiers: their titles, then one work per identifier (or the entry's).
+    paired: set[int] = set()
+    for b in builders:
+        pairing = _Pairing(b.doc, b.inline_ids, b.free_titles) if b.source is None else None
+        for c in b.inline_ids:
+            beside = pairing.beside(c) if pairing is not None else None
+            work = next((owner[k] for k in c.keys if k in owner), None)
+            if work is None:
+                work = _Draft(INLINE, c.start, c.end, b.source, b.doc)
+                drafts.append(work)
+                for k in c.keys:
+                    owner[k] = work
+            work.ids.append(c)
+            if beside is not None and (work.kind == INLINE or beside.kind != "adjacent"):
+                work.add_title(beside)
+                paired.add(id(beside))
+
+    # Markers, by label.
+    labelled: dict[str, _Draft] = {}
+    for d in drafts:
+        if d.label is not None and d.kind != INLINE:
+            labelled.setdefault(d.label, d)
+    numeric = any(label.isdigit() for label in labelled)
+    footnotes = any(label.startswith("^") for label in labelled)
+    keys = any(not label.isdigit() and not label.startswith("^") for label in labelled)
+    dangling: dict[str, list[Marker]] = {}
+    resolved_to: dict[int, list[_Draft]] = {}
+    for m in doc.markers:
+        targets: list[_Draft] = []
+        for label in m.labels:
+            target = labelled.get(label)
+            if target is not None:
+                targets.append(target)
+                continue
+            if m.kind == "number" and _YEAR_LABEL.fullmatch(label):
+                continue  # [2025]: a year, unless an entry is labelled so
+            namespace = (
+                numeric if m.kind == "number" else footnotes if m.kind == "footnote" else keys
+            )
+            if namespace:
+                dangling.setdefault(label, []).append(m)
+        unique = list(dict.fromkeys(targets))
+        for target in unique:
+            target.markers.append(m)
+        resolved_to[id(m)] = unique
+
+    # Author–year citations, by first author and year.
+    by_author: dict[tuple[str, int], list[_Draft]] = {}
+    by_year: dict[int, list[_Draft]] = {}
+    for d in drafts:
+        if d.kind == INLINE or d.year is None:
+            continue
+        by_year.setdefault(d.year, []).append(d)
+        if d.authors:
+            by_author.setdefault((surname_key(surname(d.authors[0])), d.year), []).append(d)
+    unresolved: list[Marker] = []
+    author_markers: list[Marker] = []
+    for m, certain in doc.author_years:
+        if doc.entry_at(m.start) is not None:
+            continue  # "Lewis et al. (2020). Title." inside the list is the entry itself
+        key = surname_key(m.author)
+        assert m.year is not None
+        target = next(iter(by_author.get((key, m.year), ())), None)
+        if target is None:
+            target = next((d for d in by_year.get(m.year, ()) if _mentions(d, key)), None)
+        if target is not None:
+            target.markers.append(m)
+            resolved_to[id(m)] = [target]
+            author_markers.append(m)
+        elif certain:
+            unresolved.append(m)
+            author_markers.append(m)
+
+    # Titles that are not an entry's and not written beside an identifier.
+    loose: list[_Draft] = []
+    all_markers = sorted((*doc.markers, *author_markers), key=lambda m: m.start)
+    starts = [m.start for m in all_markers]
+    for t in report.free_titles:
+        if id(t) in report.used or id(t) in paired or t.kind == "adjacent":
+            continue
+        follows = _following_marker(doc, t, all_markers, starts)
+        targets = resolved_to.get(id(follows), []) if follows is not None else []
+        if len(targets) == 1:
+            targets[0].add_title(t)
+            continue
+        d = _Draft(INLINE, t.start, t.end, None, doc)
+        d.titles.append(t)
+        if t.kind in _WRITTEN and _self_cited(doc, t):
+            drafts.append(d)
+        elif t.kind in _WRITTEN:
+            loose.append(d)
+
+    notes = _uncited_note(drafts, numeric, doc)
+    works = tuple(d.freeze() for d in drafts)
+    return WorkSet(
+        works=works,
+        loose=tuple(d.freeze() for d in loose),
+        dangling=tuple((label, tuple(ms)) for label, ms in dangling.items()),
+        unresolved=tuple(unresolved),
+        has_list=any(d.kind != INLINE for d in drafts),
+        notes=notes,
+    )
+
+
+def _mentions(d: _Draft, key: str) -> bool:
+    """Does the entry's own text hold this surname (when its author list did not parse)?"""
+    text = d.doc.text[d.start : min(d.end, d.start + 400)]
+    return any(surname_key(w) == key for w in _WORD.findall(text))
+
+
+def _uncited_note(drafts: Sequence[_Draft], numeric: bool, doc: Document) -> tuple[str, ...]:
+    """Numbered entries no marker points at: worth a note, never a finding."""
+    if not numeric or not doc.markers:
+        return ()
+    uncited = [
+        d.label
+        for d in drafts
+        if d.label
+        and d.label.isdigit()
+        and not d.markers
+        and all(d.start <= c.start < d.end for c in (*d.ids, *d.titles))
+    ]
+    if not uncited:
+        return ()
+    shown = ", ".join(f"[{label}]" for label in uncited[:10])
+    more = f" and {len(uncited) - 10} more" if len(uncited) > 10 else ""
+    verb = "is" if len(uncited) == 1 else "are"
+    return (f"reference list entries {shown}{more} {verb} cited by no marker in the text",)
