@@ -177,7 +177,9 @@ def _work_name(work: CitedWork) -> str:
         return f"@{work.label}"
     if work.label and work.kind == "entry":
         label = work.label
-        return f"footnote [{label}]" if label.startswith("^") else f"reference [{label}]"
+        if label.startswith("^"):
+            return f"footnote [{label}]"
+        return f"reference [{label}]" if label.isdigit() else f"entry {label}"
     return ""
 
 
@@ -442,6 +444,9 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
         return TitleProblem("unverified-title", title, score=score)
     if not wg.grounded:
         return None  # fabricated-id speaks for the work, naming its title
+    # Grounded by an identifier: its titles can only be judged against the title the tools
+    # returned *with* it. When none was returned with it, "matches no title anywhere" says
+    # more about where the tool put its titles than about the report: no finding.
     keys = work.keys
     own = ctx.titles.own_titles(keys) if ctx.titles is not None else []
     warning: TitleProblem | None = None
@@ -454,12 +459,9 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
             assert ctx.titles is not None
             others = tuple(sorted(ctx.titles.ids_of(other), key=str))
             return TitleProblem("id-title-mismatch", title, own[0], other, others)
-        if which == "none" and warning is None and title.kind != "adjacent":
-            if own:
-                score = max(similarity(title.id, t) for t in own)
-                warning = TitleProblem("unverified-title", title, own[0], score=score)
-            elif not g.grounded:
-                warning = TitleProblem("unverified-title", title)
+        if which == "none" and warning is None and title.kind != "adjacent" and own:
+            score = max(similarity(title.id, t) for t in own)
+            warning = TitleProblem("unverified-title", title, own[0], score=score)
     return warning
 
 

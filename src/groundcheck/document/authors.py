@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["looks_like_authors", "split_authors", "surname", "surname_key"]
+__all__ = [
+    "looks_like_authors",
+    "reads_as_authors",
+    "split_authors",
+    "surname",
+    "surname_key",
+]
 
 _UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _NAME = rf"[{_UP}][\w'’\-]{{0,40}}"
@@ -20,6 +26,9 @@ _PARTICLE = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|dos|das|ter|ten|
 _INITIALS = rf"(?:[{_UP}]\.(?:[ \t]?-?[ \t]?[{_UP}]\.){{0,3}})"
 _ET_AL = re.compile(r"(?i),?\s*\bet\.?\s+al\b\.?")
 _APA = re.compile(rf"({_PARTICLE}{_NAME}(?:[ \-]{_NAME}){{0,2}}),\s*({_INITIALS})")
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
+"""APA 7 elides the middle of a long author list: "Küchemann, S., ... & Kasneci, G."."""
+_INITIALLED = re.compile(rf"[\w'’\-]{{2,}},\s*{_INITIALS}")
 _SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*")
 _PIECE = re.compile(
     rf"(?:{_INITIALS}\s?)?{_PARTICLE}{_NAME}(?:[ \-](?:{_INITIALS}|{_PARTICLE}{_NAME})){{0,3}}$"
@@ -64,7 +73,7 @@ def looks_like_authors(text: str) -> bool:
     ...     "Attention Is All You Need", "Frontiers in Education", "P. Lewis. Retrieval models")]
     [True, True, True, True, True, True, False, False, False]
     """
-    s = text.strip(" \t\n,;:*_")
+    s = _ELLIPSIS.sub(", ", text.replace("~", " ")).strip(" \t\n,;:*_")
     if not s or len(s) > 1500:
         return False
     s = _ET_AL.sub("", s).strip(" \t,.")
@@ -80,6 +89,15 @@ def looks_like_authors(text: str) -> bool:
     )
 
 
+def reads_as_authors(text: str) -> bool:
+    """Looser than :func:`looks_like_authors`: an author list some piece of which did not
+    parse, but which still has the "Surname, I." pairs or the "et al." of one."""
+    if looks_like_authors(text):
+        return True
+    head = text[:1500].replace("~", " ")
+    return len(_INITIALLED.findall(head)) >= 2 or bool(_ET_AL.search(head[:300]))
+
+
 def split_authors(text: str, limit: int = 100) -> tuple[str, ...]:
     """The names of an author list, as written, first author first (``et al.`` dropped).
 
@@ -90,7 +108,8 @@ def split_authors(text: str, limit: int = 100) -> tuple[str, ...]:
     >>> split_authors("Lewis et al.")
     ('Lewis',)
     """
-    s = _ET_AL.sub("", text.strip(" \t\n,;:*_")).strip(" ,")
+    s = _ELLIPSIS.sub(", ", text.replace("~", " ")).strip(" \t\n,;:*_")
+    s = _ET_AL.sub("", s).strip(" ,")
     if not s:
         return ()
     apa = list(_APA.finditer(s))

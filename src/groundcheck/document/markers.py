@@ -59,11 +59,38 @@ def numbered_markers(
     code: Sequence[tuple[int, int]],
     labels_at: frozenset[int],
     lines: LineMap,
-) -> Iterator[Marker]:
-    """``[n]``, ``[n, m]``, ``[n–m]``, ``【n】``, ``[^x]`` and ``\\cite{…}`` outside code.
-
-    ``labels_at`` are the offsets where an entry's own label starts (not a marker).
+) -> list[Marker]:
+    """``[n]``, ``[n, m]``, ``[n–m]``, ``[n]–[m]``, ``【n】``, ``[^x]`` and ``\\cite{…}``
+    outside code. ``labels_at`` are the offsets where an entry's own label starts.
     """
+    out: list[Marker] = []
+    for m in _markers(text, code, labels_at, lines):
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and m.kind == prev.kind == "number"
+            and len(m.labels) == 1
+            and len(prev.labels) == 1
+            and text[prev.end : m.start].strip() in ("-", "–", "—")
+            and m.start - prev.end <= 3
+        ):
+            # "[4]–[6]" is the range 4 to 6, written as two markers.
+            lo, hi = int(prev.labels[0]), int(m.labels[0])
+            if lo <= hi <= lo + MAX_RANGE:
+                labels = tuple(str(n) for n in range(lo, hi + 1))
+                raw = text[prev.start : m.end]
+                out[-1] = Marker(raw, prev.start, m.end, prev.line, prev.column, "number", labels)
+                continue
+        out.append(m)
+    return out
+
+
+def _markers(
+    text: str,
+    code: Sequence[tuple[int, int]],
+    labels_at: frozenset[int],
+    lines: LineMap,
+) -> Iterator[Marker]:
     if "[" in text or "【" in text:
         for m in _BRACKET.finditer(text):
             start = m.start()
@@ -110,7 +137,7 @@ _MORE = (
 )
 _YEAR = r"((?:1[6-9]|20)\d{2})[a-z]?"
 _PAGES = r"(?:[,:]\s*(?:p|pp|ch|sec)\.?\s*[\d–-]{1,12})?"
-_GROUP = re.compile(r"\(([^()\n]{4,400})\)")
+_GROUP = re.compile(r"\(([^()]{4,400})\)")
 _JUST_YEAR = re.compile(rf"\s*{_YEAR}{_PAGES}\s*")
 _NARRATIVE = re.compile(rf"({_NAME})({_MORE})?(?:'s|’s)?\s*$")
 _PARENTHETICAL = re.compile(
@@ -230,7 +257,7 @@ def author_year_markers(
         if _in(code, start):
             continue
         content = g.group(1)
-        if not any(ch.isdigit() for ch in content):
+        if not any(ch.isdigit() for ch in content) or "\n\n" in content:
             continue
         year = _JUST_YEAR.fullmatch(content)
         if year is not None:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from groundcheck.document.authors import looks_like_authors, split_authors
+from groundcheck.document.authors import looks_like_authors, reads_as_authors, split_authors
 
 __all__ = ["Parts", "segment"]
 
@@ -66,7 +66,9 @@ _ANY_YEAR = re.compile(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
 _SENTENCE_END = re.compile(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
 _SEPARATOR = re.compile(r"\s[-–—|]\s|\s\(|\s\[")
 _PIPE = re.compile(r"\s\|\s")
-_HOLDS_CITATION = re.compile(r"\d|http|et al|:")
+_HOLDS_CITATION = re.compile(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
+"""What makes a parenthesis after a title a citation or a site, not part of the title:
+"(2017)", "(Lewis et al.)", "(arXiv:…)", "(arxiv.org)" - but not "(GELUs)"."""
 _PREFIXED_ID = re.compile(r"(?i)(?:doi|arxiv)\s*:\s*\S+")
 _ABBREVIATIONS = frozenset(
     {
@@ -94,9 +96,14 @@ def _stops(text: str, start: int, end: int, ids: Sequence[tuple[int, int]]) -> i
     return stop
 
 
-def _sentence_end(text: str, start: int, end: int) -> int:
+_NEXT_PART = re.compile(r"[*_\[(]|In\s|Proc|arXiv|doi|https?:|\d|$")
+
+
+def _sentence_end(text: str, start: int, end: int, *, title: bool = False) -> int:
     """End of the sentence starting at ``start``: a ``.``/``?``/``!`` followed by a space,
-    not after an initial or an abbreviation. ``?`` and ``!`` belong to the sentence."""
+    not after an initial or an abbreviation. ``?`` and ``!`` belong to the sentence; in a
+    ``title``, they end it only when the next part follows ("Can LLMs give feedback? A case
+    study." is one title; "Where are the educators? *Journal*" ends at the question mark)."""
     pos = start
     while True:
         m = _SENTENCE_END.search(text, pos, end)
@@ -114,6 +121,13 @@ def _sentence_end(text: str, start: int, end: int) -> int:
                 pos = at + 1
                 continue
             return at
+        if title:
+            following = at + 1
+            while following < end and text[following] in " \t\"”’'":
+                following += 1
+            if following < end and _NEXT_PART.match(text, following, end) is None:
+                pos = at + 1
+                continue
         return at + 1
 
 
@@ -121,7 +135,7 @@ def _title_end(text: str, start: int, end: int, *, separators: bool) -> int:
     """Where a title that starts at ``start`` ends: a sentence end, an emphasis or quote that
     opens the next part, or (``separators``) a spaced dash, pipe, or a parenthesis holding a
     year, identifier or author."""
-    stop = _sentence_end(text, start, end)
+    stop = _sentence_end(text, start, end, title=True)
     for mark in ("*", "_"):
         at = text.find(mark, start + 1, stop)
         if at != -1 and (at == 0 or text[at - 1] in " \t(,"):
@@ -164,6 +178,8 @@ def _venue_after(text: str, pos: int, stop: int) -> str | None:
         pos += 1
     if pos >= stop:
         return None
+    if text.startswith("In ", pos):
+        pos += 3
     m = _EMPHASIS.match(text, pos, stop)
     if m is not None:
         return m.group(2).strip() or None
@@ -228,6 +244,19 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
         title = _span(text, quoted.start(g), quoted.end(g))
         return Parts(title, authors, year, venue, urls, strong=bool(authors))
 
+    # A link inside the entry, after its authors: "Lewis et al., [Title](url), NeurIPS 2020."
+    link = _LINK.search(text, pos, end)
+    if (
+        link is not None
+        and link.start() <= stop
+        and _words(link.group(1)) >= 2
+        and "://" not in link.group(1)
+    ):
+        prefix = text[pos : link.start()]
+        authors = split_authors(_strip_year(prefix)) if reads_as_authors(prefix) else ()
+        title = _span(text, link.start(1), link.end(1))
+        return Parts(title, authors, _first_year(text, pos, end), None, urls, bool(authors))
+
     # A year in parentheses, or a bare year, after an author list: APA, Harvard, ACM.
     for pattern in (_YEAR_PAREN, _BARE_YEAR):
         m = pattern.search(text, pos, min(stop, pos + 600))
@@ -238,7 +267,7 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
             continue
         year = int(m.group(1)) if m.group(1) else None
         after = m.end()
-        if looks_like_authors(prefix):
+        if looks_like_authors(prefix) or (pattern is _YEAR_PAREN and reads_as_authors(prefix)):
             authors = split_authors(prefix)
             bold = prefix.lstrip()[:2]
             if bold in ("**", "__") and text.startswith(bold, after):
@@ -314,6 +343,10 @@ def _leading_authors(text: str, pos: int, stop: int) -> int | None:
         if following[:1].isupper() or following in ('"', "“", "*", "_"):
             best = m.start()
     return best
+
+
+def _words(text: str) -> int:
+    return sum(1 for w in text.split() if any(ch.isalpha() for ch in w))
 
 
 def _strip_year(prefix: str) -> str:

@@ -181,7 +181,7 @@ class _Builder:
                 self.inline_ids.append(c)
             else:
                 self.entries[by_start[entry.start]].ids.append(c)
-        best: dict[int, tuple[int, Citation]] = {}
+        best: dict[int, tuple[tuple[int, int], Citation]] = {}
         self.free_titles: list[Citation] = []
         for t in self.titles:
             entry = self.doc.entry_at(t.start)
@@ -189,9 +189,14 @@ class _Builder:
                 self.free_titles.append(t)
                 continue
             i = by_start[entry.start]
-            overlap = _overlap(t, entry.parts.title)
-            if overlap and (i not in best or overlap > best[i][0]):
-                best[i] = (overlap, t)
+            span = entry.parts.title
+            overlap = _overlap(t, span)
+            if overlap and span is not None:
+                # The candidate closest to the segmented span: most shared, least extra.
+                extra = (t.end - t.start) - overlap + (span[1] - span[0]) - overlap
+                score = (overlap - extra, t.kind != "adjacent")
+                if i not in best or score > best[i][0]:
+                    best[i] = (score, t)
             self.used.add(id(t))  # inside an entry: its title, or nobody's (the venue, …)
         for i, (_, t) in best.items():
             self.entries[i].titles.insert(0, t)
@@ -574,5 +579,6 @@ def _uncited_note(drafts: Sequence[_Draft], numeric: bool, doc: Document) -> tup
         return ()
     shown = ", ".join(f"[{label}]" for label in uncited[:10])
     more = f" and {len(uncited) - 10} more" if len(uncited) > 10 else ""
+    what = "entry" if len(uncited) == 1 else "entries"
     verb = "is" if len(uncited) == 1 else "are"
-    return (f"reference list entries {shown}{more} {verb} cited by no marker in the text",)
+    return (f"reference list {what} {shown}{more} {verb} cited nowhere in the text",)

@@ -99,10 +99,14 @@ _AUTHORS = re.compile(r"^(?:[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s*)+,?\s*(?:and\s+|&\
 _QUOTES = tuple(
     (
         opener,
-        re.compile(re.escape(opener) + rf"([^{re.escape(closer)}\n]{{6,400}}){re.escape(closer)}"),
+        re.compile(
+            re.escape(opener)
+            + rf"((?:[^{re.escape(closer)}\n]|\n(?![ \t]*\n)){{6,400}}){re.escape(closer)}"
+        ),
     )
     for opener, closer in (('"', '"'), ("“", "”"), ("‘", "’"), ("«", "»"))
 )
+"""A quoted title may wrap onto the next line of a paragraph, never across a blank line."""
 _EMPHASIS = tuple(
     (mark, re.compile(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
                       + re.escape(mark) + rf"(?![{mark[0]}\w])"))
