@@ -140,12 +140,12 @@ class Auditor:
             raise InputError(f"the report must be text (str), got {type(report).__name__}")
         evidence = self.evidence(tool_calls)
         citations = extract(report, extractors=self.extractors)
-        document = Document(report, _id_spans(citations))
+        document = Document.parse(report, _id_spans(citations))
         notes: list[str] = []
         files: dict[str, tuple[Document, tuple[Citation, ...]]] = {}
         for name, text in _bibliographies(bibliography):
             found = extract(text, extractors=self.extractors, source=name)
-            files[name] = (Document(text, _id_spans(found)), found)
+            files[name] = (Document.parse(text, _id_spans(found)), found)
             citations += found
             notes.extend(bibtex_problems(text, name))
         works = build_works(document, citations, files)

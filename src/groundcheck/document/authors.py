@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 __all__ = [
     "looks_like_authors",
@@ -140,6 +141,7 @@ def surname(name: str) -> str:
     return words[-1]
 
 
+@lru_cache(maxsize=4096)
 def surname_key(name: str) -> str:
     """What two spellings of a surname share: its last word, case and accents folded.
 

@@ -8,8 +8,10 @@ each anchored pattern), so it can run on every report and every tool output.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cached_property
 
 from groundcheck.document.blocks import CELL, HEADING, Block, LineMap, scan
 from groundcheck.document.markers import author_year_markers, in_spans, numbered_markers
@@ -17,6 +19,9 @@ from groundcheck.document.references import Entry, find_entries
 from groundcheck.model import Marker
 
 __all__ = ["Document"]
+
+_LOCK = threading.Lock()
+_LAST: list[Document] = []
 
 
 class Document:
@@ -36,13 +41,35 @@ class Document:
         self._starts = [b.start for b in self.blocks]
         self.entries: tuple[Entry, ...] = tuple(find_entries(text, blocks, sorted(ids)))
         self._entry_starts = [e.start for e in self.entries]
-        labels_at = frozenset(_label_offsets(text, self.blocks, self.entries))
-        self.markers: tuple[Marker, ...] = tuple(
-            numbered_markers(text, self.code, labels_at, self.lines)
-        )
-        self.author_years: tuple[tuple[Marker, bool], ...] = tuple(
-            author_year_markers(text, self.code, self.lines)
-        )
+
+    @classmethod
+    def parse(cls, text: str, ids: Sequence[tuple[int, int]] = ()) -> Document:
+        """The document of ``text``, parsed once for both the title extractor and the auditor.
+
+        The last document parsed is kept (one, never more): extraction reads the report's
+        blocks and entries for its titles, and the audit then reads the same text again.
+        ``ids`` only mark where entries' identifiers start, so the extractor's and the
+        auditor's lists (one before overlaps are resolved, one after) give the same parse.
+        """
+        with _LOCK:
+            last = _LAST[0] if _LAST else None
+        if last is not None and (last.text is text or last.text == text):
+            return last  # equal texts: the extractor's view of a report it did not change
+        document = cls(text, ids)
+        with _LOCK:
+            _LAST[:] = [document]
+        return document
+
+    @cached_property
+    def markers(self) -> tuple[Marker, ...]:
+        """Numbered, footnote and cite-key markers, in order (see :mod:`.markers`)."""
+        labels_at = frozenset(_label_offsets(self.text, self.blocks, self.entries))
+        return tuple(numbered_markers(self.text, self.code, labels_at, self.lines))
+
+    @cached_property
+    def author_years(self) -> tuple[tuple[Marker, bool], ...]:
+        """Author–year citations, each with whether its form is unmistakable."""
+        return tuple(author_year_markers(self.text, self.code, self.lines))
 
     def in_code(self, offset: int) -> bool:
         return in_spans(self.code, offset)

@@ -317,9 +317,16 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
         if opens is None:
             return Parts(None, (), year, None, urls)
         title = _span(text, opens, _title_end(text, opens, end, separators=True))
-        return Parts(title, (), year, None, urls)
+        return Parts(title, (), _year_outside(text, pos, end, title), None, urls)
     title = _span(text, pos, _title_end(text, pos, stop, separators=True))
-    return Parts(title, (), year, None, urls)
+    return Parts(title, (), _year_outside(text, pos, end, title), None, urls)
+
+
+def _year_outside(text: str, start: int, end: int, title: tuple[int, int] | None) -> int | None:
+    """The entry's year, not one inside its title ("… EVs in 2027-28 - Reuters")."""
+    if title is None:
+        return _first_year(text, start, end)
+    return _first_year(text, start, title[0]) or _first_year(text, title[1], end)
 
 
 _PERIOD = re.compile(r"\.\s")

@@ -499,15 +499,13 @@ def build_works(
             target.markers.append(m)
         resolved_to[id(m)] = unique
 
-    # Author–year citations, by first author and year.
-    by_author: dict[tuple[str, int], list[_Draft]] = {}
-    by_year: dict[int, list[_Draft]] = {}
-    for d in drafts:
-        if d.kind == INLINE or d.year is None:
-            continue
-        by_year.setdefault(d.year, []).append(d)
-        if d.authors:
-            by_author.setdefault((surname_key(surname(d.authors[0])), d.year), []).append(d)
+    # Author–year citations, by first author and year (else by a name the entry holds).
+    listed = [d for d in drafts if d.kind != INLINE and d.year is not None]
+    by_author: dict[tuple[str, int], _Draft] = {}
+    for d in listed:
+        if d.authors and d.year is not None:
+            by_author.setdefault((surname_key(surname(d.authors[0])), d.year), d)
+    by_name: dict[tuple[str, int], _Draft] | None = None
     unresolved: list[Marker] = []
     author_markers: list[Marker] = []
     for m, certain in doc.author_years:
@@ -515,9 +513,11 @@ def build_works(
             continue  # "Lewis et al. (2020). Title." inside the list is the entry itself
         key = surname_key(m.author)
         assert m.year is not None
-        target = next(iter(by_author.get((key, m.year), ())), None)
+        target = by_author.get((key, m.year))
         if target is None:
-            target = next((d for d in by_year.get(m.year, ()) if _mentions(d, key)), None)
+            if by_name is None:
+                by_name = _names_index(listed)
+            target = by_name.get((key, m.year))
         if target is not None:
             target.markers.append(m)
             resolved_to[id(m)] = [target]
@@ -557,10 +557,20 @@ def build_works(
     )
 
 
-def _mentions(d: _Draft, key: str) -> bool:
-    """Does the entry's own text hold this surname (when its author list did not parse)?"""
-    text = d.doc.text[d.start : min(d.end, d.start + 400)]
-    return any(surname_key(w) == key for w in _WORD.findall(text))
+_CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’-]+")
+
+
+def _names_index(drafts: Sequence[_Draft]) -> dict[tuple[str, int], _Draft]:
+    """(name, year) for every capitalised word at the head of each entry: finds the entry of
+    "Lewis et al. (2020)" when its author list did not parse. Built once, only if needed."""
+    index: dict[tuple[str, int], _Draft] = {}
+    for d in drafts:
+        if d.year is None:
+            continue
+        head = d.doc.text[d.start : min(d.end, d.start + 400)]
+        for word in set(_CAPITALISED.findall(head)):
+            index.setdefault((surname_key(word), d.year), d)
+    return index
 
 
 def _uncited_note(drafts: Sequence[_Draft], numeric: bool, doc: Document) -> tuple[str, ...]:

@@ -15,9 +15,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL, scan
+from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL
 from groundcheck.document.markers import in_spans
-from groundcheck.document.references import find_entries
+from groundcheck.document.report import Document
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
@@ -99,6 +99,7 @@ _AUTHORS = re.compile(r"^(?:[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s*)+,?\s*(?:and\s+|&\
 _QUOTES = tuple(
     (
         opener,
+        closer,
         re.compile(
             re.escape(opener)
             + rf"((?:[^{re.escape(closer)}\n]|\n(?![ \t]*\n)){{6,400}}){re.escape(closer)}"
@@ -210,8 +211,8 @@ class TitleExtractor:
         label, not a title.
         """
         idents = [m for m in identifiers if m.identifier.scheme != SCHEME]
-        spans = sorted((m.start, m.end) for m in idents)
-        blocks, code, _ = scan(text)
+        document = Document.parse(text, [(m.start, m.end) for m in idents])
+        blocks, code = document.blocks, document.code
         found: dict[tuple[int, int], Mention] = {}  # first kind wins: most specific first
 
         def add(start: int, end: int, kind: str) -> None:
@@ -221,7 +222,7 @@ class TitleExtractor:
             if mention is not None:
                 found.setdefault((mention.start, mention.end), mention)
 
-        for entry in find_entries(text, blocks, spans):
+        for entry in document.entries:
             if entry.parts.title is not None:
                 add(*entry.parts.title, "bibtex" if entry.kind == "bibtex" else "reference")
         if "itle" in text or "ITLE" in text:
@@ -232,10 +233,9 @@ class TitleExtractor:
         for block in blocks:
             if block.kind == HEADING and block.level < LABEL_LEVEL:
                 add(*heading_title(text, block.body, block.end), "heading")
-        for opener, pattern in _QUOTES:
-            if opener in text:
-                for m in pattern.finditer(text):
-                    add(m.start(1), m.end(1), "quoted")
+        for opener, closer, pattern in _QUOTES:
+            for start, end in _quoted(text, opener, closer, pattern):
+                add(start, end, "quoted")
         if "](" in text:
             for m in _LINK.finditer(text):
                 add(m.start(1), m.end(1), "link")
@@ -298,6 +298,34 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
             continue
         break
     return start, end
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _quoted(
+    text: str, opener: str, closer: str, pattern: re.Pattern[str]
+) -> Iterator[tuple[int, int]]:
+    """Spans inside ``opener … closer`` (at most 400 characters), in one pass.
+
+    Each opener looks for the next closer with one ``str.find``; openers too far before it
+    are skipped at once, so a flood of unclosed quotes costs one scan, not 400 per quote.
+    """
+    pos = text.find(opener)
+    while pos != -1:
+        close = text.find(closer, pos + 1)
+        if close == -1:
+            return
+        if close - pos > 402:
+            pos = text.find(opener, close - 402)
+            continue
+        m = pattern.match(text, pos)
+        if m is not None:
+            yield m.start(1), m.end(1)
+            pos = text.find(opener, m.end())
+            continue
+        blank = _BLANK_LINE.search(text, pos, close)
+        pos = text.find(opener, blank.end() if blank is not None else pos + 1)
 
 
 def _closing(text: str, start: int, opener: str) -> int | None:
