@@ -146,9 +146,7 @@ def main() -> None:
         evidence_path, report_path = Path(tmp, "calls.json"), Path(tmp, "report.md")
         evidence_path.write_text(json.dumps(calls), "utf-8")
         report_path.write_text(report, "utf-8")
-        import groundcheck  # import and warm-up outside the timed region, for both
-
-        groundcheck_check(evidence_path, report_path)
+        groundcheck_check(evidence_path, report_path)  # imports and warm-up, not timed
         seed_time, missing = cpu(lambda: seed_check(evidence_path, report_path), args.repeat)
         gc_time, verdict = cpu(lambda: groundcheck_check(evidence_path, report_path), args.repeat)
         fabricated = {
