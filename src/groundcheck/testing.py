@@ -30,7 +30,7 @@ def _what(finding: groundcheck.Finding) -> str:
     c = finding.citation
     if c is None:
         return ""
-    if c.scheme == "title":
+    if c.is_title:
         return f" “{c.raw}”"
     return f" {c.scheme}:{c.identifier.display}"
 
@@ -43,7 +43,7 @@ def describe_findings(findings: Iterable[groundcheck.Finding]) -> list[str]:
     ...     {"tool": "search", "input": "rag", "output": "arXiv:2004.04906"}])
     >>> [line] = describe_findings(verdict.findings)
     >>> line.split(": ")[0]
-    '1:5 error fabricated-id arxiv:2005.11401'
+    '1:11 error fabricated-id arxiv:2005.11401'
     """
     ordered = sorted(findings, key=lambda f: f.sort_key())
     return [f"{_where(f)} {f.severity} {f.code}{_what(f)}: {f.message}" for f in ordered]
@@ -86,9 +86,10 @@ def assert_grounded(
     ...     {"tool": "search", "input": "rag", "output": "arXiv:2005.11401"}]).ok
     True
     """
-    from groundcheck.integrations._audit import audit
+    __tracebackhide__ = True  # pytest shows the caller's line, not this helper's body
+    import groundcheck
 
-    verdict = audit(report, tool_calls, **options)
+    verdict = groundcheck.audit(report, tool_calls, **options)
     if verdict.fails(fail_on):
         raise AssertionError("\n".join(describe_verdict(verdict)))
     return verdict

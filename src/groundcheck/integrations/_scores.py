@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 
 __all__ = ["counts", "fabrication_rate", "summary"]
 
-_TITLE = "title"
 _COUNTED = {
     "fabricated": "fabricated-id",
     "malformed": "malformed-id",
@@ -29,8 +28,8 @@ def counts(verdict: groundcheck.Verdict) -> dict[str, int]:
     ``cited`` and ``matched`` count identifiers (and URLs); titles have their own ``titles``
     and ``titles_matched``, since a title is only a soft check.
     """
-    ids = [g for g in verdict.citations if g.citation.scheme != _TITLE]
-    titles = [g for g in verdict.citations if g.citation.scheme == _TITLE]
+    ids = [g for g in verdict.citations if not g.citation.is_title]
+    titles = [g for g in verdict.citations if g.citation.is_title]
     codes = Counter(f.code for f in verdict.findings)
     out = {
         "cited": len(ids),

@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any
 
 import groundcheck
-from groundcheck.integrations._audit import audit
+from groundcheck.integrations._missing import missing
 from groundcheck.integrations._records import NOT_HANDLED, UNREADABLE, record
 from groundcheck.integrations._scores import counts, text
 
@@ -43,13 +43,13 @@ try:
     from inspect_ai.scorer import Metric, Score, Scorer, Target, accuracy, scorer
     from inspect_ai.solver import TaskState
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "groundcheck.integrations.inspect needs inspect-ai: pip install 'groundcheck[inspect]'"
-    ) from exc
+    raise missing("the inspect-ai scorer", "inspect-ai", "inspect_ai", "inspect") from exc
 
 _wilson: Callable[..., Metric] | None
 try:
-    from inspect_ai.scorer import ci_wilson as _wilson
+    from inspect_ai.scorer import ci_wilson
+
+    _wilson = ci_wilson
 except ImportError:  # pragma: no cover - inspect-ai releases before ci_wilson
     _wilson = None
 
@@ -173,7 +173,7 @@ def _make(options: Mapping[str, Any]) -> Scorer:
                 "no_response", "no final text to audit: the sample ended without an answer"
             )
         records, where = evidence_from_messages(state.messages)
-        verdict = audit(report, records, policy=policy)
+        verdict = groundcheck.audit(report, records, policy=policy)
         return _score(verdict, state, where)
 
     return score

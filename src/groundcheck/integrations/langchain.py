@@ -27,19 +27,18 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+import groundcheck
+from groundcheck.integrations._missing import missing
+from groundcheck.integrations._records import NOT_HANDLED, record
+
 try:
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.documents import Document
     from langchain_core.messages import BaseMessage, ToolMessage
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "groundcheck.integrations.langchain needs langchain-core: "
-        "pip install 'groundcheck[langchain]'"
+    raise missing(
+        "the LangChain callback handler", "langchain-core", "langchain_core", "langchain"
     ) from exc
-
-import groundcheck
-from groundcheck.integrations._audit import audit as _audit
-from groundcheck.integrations._records import NOT_HANDLED, record
 
 __all__ = ["GroundcheckCallbackHandler"]
 
@@ -202,7 +201,7 @@ class GroundcheckCallbackHandler(BaseCallbackHandler):
         ``options`` override the handler's policy fields for this audit only.
         """
         policy = self._policy.with_options(**options) if options else self._policy
-        return _audit(report, self.records(run_id), policy=policy)
+        return groundcheck.audit(report, self.records(run_id), policy=policy)
 
     def reset(self) -> None:
         """Forget every recorded run (reuse one handler across independent runs)."""

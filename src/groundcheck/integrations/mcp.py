@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import groundcheck
-from groundcheck.integrations._audit import audit as _audit
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -70,7 +69,7 @@ def audit(
         )
     text = report if report is not None else _read(str(report_path), "report")
     evidence: Any = tool_calls if tool_calls is not None else str(evidence_path)
-    verdict = _audit(text, evidence, **(options or {}))
+    verdict = groundcheck.audit(text, evidence, **(options or {}))
     result: dict[str, Any] = json.loads(verdict.to_json())
     return result
 
@@ -89,14 +88,14 @@ def extract(text: str, extractors: list[str] | None = None) -> dict[str, Any]:
 
 def build_server() -> MCPServer:
     """The server with both tools registered (not yet running)."""
+    from groundcheck.integrations._missing import missing
+
     try:
         from mcp.server.mcpserver import MCPServer
         from mcp.server.mcpserver.exceptions import ToolError
         from mcp.types import ToolAnnotations
     except ImportError as exc:
-        raise ImportError(
-            "groundcheck.integrations.mcp needs the mcp package: pip install 'groundcheck[mcp]'"
-        ) from exc
+        raise missing("the MCP server", "mcp", "mcp", "mcp") from exc
 
     server = MCPServer(name=SERVER_NAME, instructions=INSTRUCTIONS, version=groundcheck.__version__)
     annotations = ToolAnnotations(

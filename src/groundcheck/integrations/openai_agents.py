@@ -21,17 +21,16 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import groundcheck
+from groundcheck.integrations._missing import missing
+from groundcheck.integrations._records import record
+
 try:
     from agents.tracing import FunctionSpanData, Span, Trace, TracingProcessor
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "groundcheck.integrations.openai_agents needs openai-agents: "
-        "pip install 'groundcheck[openai-agents]'"
+    raise missing(
+        "the Agents SDK tracing processor", "openai-agents", "agents", "openai-agents"
     ) from exc
-
-import groundcheck
-from groundcheck.integrations._audit import audit as _audit
-from groundcheck.integrations._records import record
 
 __all__ = ["GroundcheckProcessor"]
 
@@ -161,4 +160,4 @@ class GroundcheckProcessor(TracingProcessor):
         ``options`` override the processor's policy fields for this audit only.
         """
         policy = self._policy.with_options(**options) if options else self._policy
-        return _audit(report, self.records(trace_id), policy=policy)
+        return groundcheck.audit(report, self.records(trace_id), policy=policy)

@@ -66,13 +66,13 @@ def emit_evaluation(
     set_logger_provider``). ``span_context`` is the evaluated operation's span or its
     context; without it, the event takes the current span, as any log record does.
     """
+    from groundcheck.integrations._missing import missing
+
     try:
         from opentelemetry import trace
         from opentelemetry._logs import SeverityNumber, get_logger_provider
     except ImportError as exc:
-        raise ImportError(
-            "groundcheck.integrations.otel needs OpenTelemetry: pip install 'groundcheck[otel]'"
-        ) from exc
+        raise missing("emit_evaluation", "opentelemetry-sdk", "opentelemetry", "otel") from exc
 
     provider = logger_provider if logger_provider is not None else get_logger_provider()
     logger = provider.get_logger("groundcheck", groundcheck.__version__)
