@@ -94,6 +94,19 @@ def test_mixed_content_keeps_the_text() -> None:
     assert plain(blocks) == [{"type": "text", "text": "arXiv:2005.11401"}]
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"type": "image", "url": "https://arxiv.org/abs/2005.11401", "title": "RAG figure 1"},
+        {"type": "document", "doi": "10.1000/xyz"},
+        {"type": ["image"], "doi": "10.1000/xyz"},
+    ],
+)
+def test_records_that_only_look_like_media_are_data(value: Any) -> None:
+    """A search result typed "image" but titled, or any "document" record, is read as data."""
+    assert plain(value) == value
+
+
 def test_text_data_urls_are_text() -> None:
     """A data URL of text or JSON is not an image."""
     assert plain("data:text/plain;base64,aGk=") == "data:text/plain;base64,aGk="

@@ -48,21 +48,13 @@ NOT_HANDLED: Final = NotHandled()
 
 Special = Callable[[Any], Any]
 
-# Content blocks that carry pixels, sound or a file rather than text (OpenAI, Anthropic,
-# LangChain, inspect-ai spellings). Their identifiers, if any, cannot be read.
+# Content blocks that carry pixels or sound rather than text (OpenAI, Anthropic, LangChain,
+# inspect-ai spellings): what they show cannot be read. A record that merely has such a type
+# but also text a person reads (an image search result with its title) is data, not pixels.
 _MEDIA_TYPES: Final = frozenset(
-    {
-        "image",
-        "image_url",
-        "input_image",
-        "audio",
-        "input_audio",
-        "video",
-        "file",
-        "input_file",
-        "document",
-    }
+    {"image", "image_url", "input_image", "audio", "input_audio", "video"}
 )
+_TEXT_KEYS: Final = ("title", "text", "caption", "description", "alt", "name")
 _MAX_DEPTH: Final = 64
 
 
@@ -132,7 +124,11 @@ def _plain(value: Any, special: Special, depth: int) -> Any:
         return _plain(value.value, special, deeper)
     if isinstance(value, Mapping):
         kind = value.get("type")
-        if isinstance(kind, str) and kind in _MEDIA_TYPES:
+        if (
+            isinstance(kind, str)
+            and kind in _MEDIA_TYPES
+            and not any(k in value for k in _TEXT_KEYS)
+        ):
             return UNREADABLE
         pairs = [(str(k), _plain(v, special, deeper)) for k, v in value.items()]
         kept = {k: v for k, v in pairs if v is not UNREADABLE}

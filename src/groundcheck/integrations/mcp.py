@@ -69,7 +69,8 @@ def audit(
         )
     text = report if report is not None else _read(str(report_path), "report")
     evidence: Any = tool_calls if tool_calls is not None else str(evidence_path)
-    verdict = groundcheck.audit(text, evidence, **(options or {}))
+    policy = groundcheck.Policy().with_options(**(options or {}))
+    verdict = groundcheck.audit(text, evidence, policy=policy)
     result: dict[str, Any] = json.loads(verdict.to_json())
     return result
 
