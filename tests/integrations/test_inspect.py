@@ -25,6 +25,9 @@ from inspect_ai.tool import ContentImage, ContentText, Tool, tool
 
 from groundcheck.integrations.inspect import evidence_from_messages, groundcheck_scorer
 
+# inspect-ai's own retry set-up uses a tenacity argument tenacity has deprecated: not ours.
+pytestmark = pytest.mark.filterwarnings("ignore:The 'initial' parameter:DeprecationWarning")
+
 MODEL = "mockllm/model"
 SEARCH_RESULT = [
     {

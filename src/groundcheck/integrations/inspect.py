@@ -181,8 +181,13 @@ def _make(options: Mapping[str, Any]) -> Scorer:
 
 @cache
 def _factory(cluster: str | None) -> Callable[..., Scorer]:
-    """The registered scorer factory for one choice of clustering (metrics are fixed per
-    registration in inspect), registered under one name so logs always say the same."""
+    """The registered scorer factory for one choice of clustering.
+
+    inspect fixes a scorer's metrics when its factory is registered, so each ``cluster`` gets
+    its own factory, all under one name so logs and ``Sample.scores`` read the same. (A log
+    re-scored by name in a fresh process gets the factory registered there: the unclustered
+    one unless the task's code asks for ``cluster`` again.)
+    """
 
     def groundcheck_scorer(cluster: str | None = None, **options: Any) -> Scorer:
         return _make(options)
@@ -202,3 +207,6 @@ def groundcheck_scorer(*, cluster: str | None = None, **options: Any) -> Scorer:
     for samples that are not independent; it needs at least two clusters.
     """
     return _factory(cluster)(cluster=cluster, **options)
+
+
+_factory(None)  # registered on import, so inspect finds the scorer by name in a log
