@@ -6,6 +6,7 @@ import importlib
 import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,13 @@ def test_mcp_main_without_mcp_exits_with_the_extra(capsys: pytest.CaptureFixture
 
     assert mcp.main([]) == 2
     assert "(or the 'mcp' extra)" in capsys.readouterr().err
+
+
+def test_all_extra_is_the_union_of_every_library_extra() -> None:
+    """``pip install 'groundcheck[all]'`` installs what each extra does, no more, no less."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text("utf-8"))["project"]["optional-dependencies"]
+    tools = {"test", "bench", "all"}
+    union = {req for name, reqs in extras.items() if name not in tools for req in reqs}
+    assert set(extras["all"]) == union

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import enum
 import json
 from typing import Any
@@ -14,8 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import groundcheck
-from groundcheck import testing
-from groundcheck.integrations import _missing, _records, _scores, otel
+from groundcheck.integrations import _scores
 from groundcheck.integrations._records import UNREADABLE, plain, record
 
 
@@ -192,11 +190,3 @@ def test_counts_name_every_kind_of_finding() -> None:
     assert numbers["errors"] == len(verdict.errors)
     assert _scores.fabrication_rate(verdict) == pytest.approx(1 / 3)
     assert _scores.summary(verdict).startswith("FAIL: 2 errors")
-
-
-@pytest.mark.parametrize("module", [testing, _records, _missing, otel])
-def test_doctests(module: Any) -> None:
-    """The examples in the docstrings run."""
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0
