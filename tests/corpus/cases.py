@@ -25,7 +25,9 @@ CORPUS = Path(__file__).resolve().parent
 KINDS = frozenset({"id", "title", "marker", "quote", "url"})
 """What a label is about: an identifier, a cited title, an in-text marker, a quotation, a URL."""
 
-EXPECTED = frozenset({"grounded", "not-in-evidence", "dangling", "mismatch", "not-a-title", "uncertain"})
+EXPECTED = frozenset(
+    {"grounded", "not-in-evidence", "dangling", "mismatch", "not-a-title", "uncertain"}
+)
 """What a correct checker concludes about a labelled item (``uncertain``: the labeller could not tell)."""
 
 _REQUIRED = ("provenance", "agent", "format", "report", "evidence", "labels", "files")
@@ -150,7 +152,9 @@ def check_files(case: Case) -> list[str]:
             continue
         data = target.read_bytes()
         if record.get("bytes") != len(data):
-            problems.append(f"{case.name}: {name} is {len(data)} bytes, case.json says {record.get('bytes')}")
+            problems.append(
+                f"{case.name}: {name} is {len(data)} bytes, case.json says {record.get('bytes')}"
+            )
         if record.get("sha256") != hashlib.sha256(data).hexdigest():
             problems.append(f"{case.name}: {name} does not match its recorded sha256")
     return problems

@@ -30,7 +30,9 @@ def test_the_corpus_has_cases() -> None:
 
 
 def test_every_case_folder_has_a_case_json() -> None:
-    folders = sorted(p.name for p in _HERE.iterdir() if p.is_dir() and not p.name.startswith(("_", ".")))
+    folders = sorted(
+        p.name for p in _HERE.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))
+    )
     assert folders == sorted(NAMES)
 
 
