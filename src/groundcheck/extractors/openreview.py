@@ -23,12 +23,14 @@ SCHEME = "openreview"
 OPENREVIEW = Scheme(SCHEME, "OpenReview", "https://openreview.net/forum?id=")
 """Cited as the forum URL, the form people write."""
 
-_FORUM = re.compile(
-    r"(?<![A-Za-z0-9-])(?i:openreview\.net)/(?:forum|pdf|attachment)\?"
-    r"(?:[^\s#&\"'<>]*&)*?id=([A-Za-z0-9_-]{7,14})(?![A-Za-z0-9_-])"
-)
-"""Each repetition of the lazy group must consume an ``&``, so the pattern is linear; the host
-is matched case-insensitively, the id is not."""
+_PAGE = re.compile(r"(?<![A-Za-z0-9-])(?i:openreview\.net)/(?:forum|pdf|attachment)\?")
+"""The host (any case) and a forum page; the id is then read from the query by hand."""
+_QUERY_END = re.compile(r"[\s#\"'<>]")
+_ID = re.compile(r"[A-Za-z0-9_-]{7,14}")
+_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_MAX_QUERY = 2048
+"""Real OpenReview queries are a few dozen characters; reading at most this much per URL keeps
+a flood of parameters (or of URLs without white space) linear."""
 
 
 def find_openreview(text: str) -> Iterator[Mention]:
@@ -37,9 +39,22 @@ def find_openreview(text: str) -> Iterator[Mention]:
     if "openreview.net/" not in low:
         return
     for at in hint_positions(low, ("openreview.net/",)):
-        m = _FORUM.match(text, at)
-        if m is not None:
-            yield Mention(Identifier(SCHEME, m.group(1)), m.start(1), m.end(1))
+        page = _PAGE.match(text, at)
+        if page is None:
+            continue
+        limit = min(len(text), page.end() + _MAX_QUERY)
+        stop = _QUERY_END.search(text, page.end(), limit)
+        end = stop.start() if stop is not None else limit
+        pos = page.end()
+        while pos < end:
+            amp = text.find("&", pos, end)
+            piece_end = end if amp == -1 else amp
+            if text.startswith("id=", pos):
+                value = _ID.match(text, pos + 3, piece_end)
+                if value is not None and text[value.end() : value.end() + 1] not in _ID_CHARS:
+                    yield Mention(Identifier(SCHEME, value.group()), value.start(), value.end())
+                break  # the first id= decides
+            pos = piece_end + 1
 
 
 OPENREVIEW_EXTRACTOR = FunctionExtractor(
