@@ -38,7 +38,8 @@ SCHEME = "isbn"
 ISBN = Scheme(SCHEME, "ISBN", "ISBN ")
 
 _LABELLED = re.compile(
-    r"(?<![A-Za-z0-9])[Ii]?[Ss][Bb][Nn][Ss]?(?:-?1[03])?[ \t]{0,4}:?[ \t]{0,4}"
+    r"(?<![A-Za-z0-9])[Ii]?[Ss][Bb][Nn][Ss]?(?:[-_]?1[03]|[ ]1[03](?=[ \t]{0,4}:))?"
+    r"[ \t]{0,4}:?[ \t]{0,4}"
     r"([0-9]+(?:[- ][0-9]+){0,13}(?:[- ]?[Xx](?![A-Za-z0-9]))?)"
 )
 """A label, then digits in groups separated by single hyphens or spaces, and a final ``X``.
