@@ -132,7 +132,11 @@ PUBLISHER_URLS = [
         "10.3389/fnins.2019.00123",
         None,
     ),
-    ("https://www.frontiersin.org/articles/10.3389/fnins.2019.00123/pdf", "10.3389/fnins.2019.00123", None),
+    (
+        "https://www.frontiersin.org/articles/10.3389/fnins.2019.00123/pdf",
+        "10.3389/fnins.2019.00123",
+        None,
+    ),
     (
         "https://journals.plos.org/plosone/article?id=10.1371/journal.pone.0123456&type=printable",
         "10.1371/journal.pone.0123456",
@@ -148,31 +152,59 @@ PUBLISHER_URLS = [
         "10.1101/2020.03.01.123456",
         2,
     ),
-    ("https://www.biorxiv.org/content/10.1101/2020.03.01.123456v2.full", "10.1101/2020.03.01.123456", 2),
-    ("https://www.medrxiv.org/content/10.1101/2021.01.01.21249123v1", "10.1101/2021.01.01.21249123", 1),
+    (
+        "https://www.biorxiv.org/content/10.1101/2020.03.01.123456v2.full",
+        "10.1101/2020.03.01.123456",
+        2,
+    ),
+    (
+        "https://www.medrxiv.org/content/10.1101/2021.01.01.21249123v1",
+        "10.1101/2021.01.01.21249123",
+        1,
+    ),
     ("https://www.biorxiv.org/content/10.1101/123456v3.abstract", "10.1101/123456", 3),
     (
         "https://onlinelibrary.wiley.com/doi/10.1111/j.1365-2486.2010.02164.x/abstract",
         "10.1111/j.1365-2486.2010.02164.x",
         None,
     ),
-    ("https://agupubs.onlinelibrary.wiley.com/doi/full/10.1029/2020GL087820", "10.1029/2020gl087820", None),
-    ("https://onlinelibrary.wiley.com/doi/epdf/10.1002/anie.201915678", "10.1002/anie.201915678", None),
+    (
+        "https://agupubs.onlinelibrary.wiley.com/doi/full/10.1029/2020GL087820",
+        "10.1029/2020gl087820",
+        None,
+    ),
+    (
+        "https://onlinelibrary.wiley.com/doi/epdf/10.1002/anie.201915678",
+        "10.1002/anie.201915678",
+        None,
+    ),
     ("https://dl.acm.org/doi/pdf/10.1145/3442188.3445922", "10.1145/3442188.3445922", None),
     ("https://dl.acm.org/doi/abs/10.1145/3442188.3445922", "10.1145/3442188.3445922", None),
-    ("https://www.tandfonline.com/doi/full/10.1080/01621459.2017.1285773", "10.1080/01621459.2017.1285773", None),
+    (
+        "https://www.tandfonline.com/doi/full/10.1080/01621459.2017.1285773",
+        "10.1080/01621459.2017.1285773",
+        None,
+    ),
     ("https://www.science.org/doi/10.1126/science.abc1234", "10.1126/science.abc1234", None),
     (
         "https://pubs.acs.org/doi/suppl/10.1021/acs.jpcb.1c00001/suppl_file/jp1c00001_si_001.pdf",
         "10.1021/acs.jpcb.1c00001",
         None,
     ),
-    ("https://iopscience.iop.org/article/10.1088/1742-6596/1234/1/012001/pdf", "10.1088/1742-6596/1234/1/012001", None),
+    (
+        "https://iopscience.iop.org/article/10.1088/1742-6596/1234/1/012001/pdf",
+        "10.1088/1742-6596/1234/1/012001",
+        None,
+    ),
     # a DOI in any URL's query ends at "&"; a decoded redirect target is such a query value
     ("https://www.google.com/url?q=https://doi.org/10.1000/xyz&sa=D", "10.1000/xyz", None),
     ("https://example.org/resolve?doi=10.1000/xyz&format=json", "10.1000/xyz", None),
     # the innermost URL decides the host
-    ("https://web.archive.org/web/2020/https://www.frontiersin.org/articles/10.3389/x.1/full", "10.3389/x.1", None),
+    (
+        "https://web.archive.org/web/2020/https://www.frontiersin.org/articles/10.3389/x.1/full",
+        "10.3389/x.1",
+        None,
+    ),
 ]
 
 
@@ -192,7 +224,10 @@ def test_doi_in_publisher_url(url: str, canonical: str, version: int | None) -> 
         ("doi:10.1000/abc.pdf", "10.1000/abc.pdf"),
         ("https://example.com/papers/10.1000/abc.pdf", "10.1000/abc.pdf"),  # unknown host: kept
         ("10.1207/s15327906mbr3901_4&x", "10.1207/s15327906mbr3901_4&x"),  # "&" outside a URL
-        ("see www.frontiersin.org/articles/10.3389/fnins.2019.00123/full.", "10.3389/fnins.2019.00123"),
+        (
+            "see www.frontiersin.org/articles/10.3389/fnins.2019.00123/full.",
+            "10.3389/fnins.2019.00123",
+        ),
     ],
 )
 def test_publisher_cuts_only_on_publisher_hosts(text: str, canonical: str | None) -> None:
@@ -213,7 +248,11 @@ def test_publisher_span_keeps_the_appended_part() -> None:
     ("text", "doi", "acl"),
     [
         ("doi:10.18653/v1/N19-1423", "10.18653/v1/n19-1423", "N19-1423"),
-        ("https://doi.org/10.18653/v1/2020.acl-main.703", "10.18653/v1/2020.acl-main.703", "2020.acl-main.703"),
+        (
+            "https://doi.org/10.18653/v1/2020.acl-main.703",
+            "10.18653/v1/2020.acl-main.703",
+            "2020.acl-main.703",
+        ),
         ("10.18653/V1/2020.ACL-MAIN.447", "10.18653/v1/2020.acl-main.447", "2020.acl-main.447"),
         ("10.18653/v1/W18-2504", "10.18653/v1/w18-2504", "W18-2504"),
     ],
