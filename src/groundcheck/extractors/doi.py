@@ -51,16 +51,22 @@ _CLOSERS = {")": "(", ">": "<", "}": "{"}
 _DOI_CONTEXT = re.compile(r"(?i:doi)(?:[ \t]*:[ \t]*|[ \t]+|\.org/)$")
 
 
+_BRACKET = re.compile(r"[()<>{}]")
+
+
 def _cut_unbalanced(suffix: str) -> str:
-    """Cut at the first closing bracket that has no opener inside the DOI (spec rule 3)."""
+    """Cut at the first closing bracket that has no opener inside the DOI (spec rule 3).
+
+    Only the brackets are visited (most DOIs have none), not every character."""
     depth = {"(": 0, "<": 0, "{": 0}
-    for i, ch in enumerate(suffix):
+    for m in _BRACKET.finditer(suffix):
+        ch = m.group()
         if ch in depth:
             depth[ch] += 1
-        elif ch in _CLOSERS:
+        else:
             opener = _CLOSERS[ch]
             if depth[opener] == 0:
-                return suffix[:i]
+                return suffix[: m.start()]
             depth[opener] -= 1
     return suffix
 
@@ -229,13 +235,15 @@ def _mention(text: str, m: re.Match[str]) -> Mention | None:
     return Mention(Identifier(SCHEME, doi, version), start, end, aliases=aliases)
 
 
-def doi_at(text: str, pos: int) -> Mention | None:
+def doi_at(text: str, pos: int, endpos: int | None = None) -> Mention | None:
     """The DOI mention :func:`find_doi` reports for a ``10.`` at ``pos``, if any.
 
     The URL extractor asks this for the DOI inside a publisher URL, so both extractors derive
-    the same DOI from the same characters and the pipeline counts the URL once.
+    the same DOI from the same characters and the pipeline counts the URL once. ``endpos``
+    bounds how far the DOI may run: the URL extractor asks once per URL, and an unbounded DOI
+    run through many URLs (``...<1(https://doi.org/...<1(...``) would make that quadratic.
     """
-    m = _CANDIDATE.match(text, pos)
+    m = _CANDIDATE.match(text, pos, len(text) if endpos is None else endpos)
     return _mention(text, m) if m is not None else None
 
 

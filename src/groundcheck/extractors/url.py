@@ -68,6 +68,11 @@ _TRAILING = frozenset(".,;:!?*_~'\"")
 _CLOSERS = {")": "(", "]": "["}
 _ENTITY_MAX = 32
 _IMAGE_LOOKBACK = 1000
+_ANGLE_MAX = 2048
+"""How far a ``](<...>`` destination may run (it may hold spaces, so only ``>`` ends it)."""
+_DOI_OVERRUN = 256
+"""How far past a URL's end the DOI in it may run: a SICI DOI continues after ``<`` + digit,
+where a URL stops; bounded so the check per URL costs a constant."""
 
 # -- finding --------------------------------------------------------------------------------
 
@@ -149,8 +154,9 @@ def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
         if start is None:
             continue
         if start >= 3 and text.startswith("](<", start - 3):
-            close = text.find(">", body)
-            newline = text.find("\n", body)
+            limit = min(len(text), body + _ANGLE_MAX)
+            close = text.find(">", body, limit)
+            newline = text.find("\n", body, limit)
             if close != -1 and (newline == -1 or close < newline):
                 resume = close
                 yield start, close, text[start:close].replace(" ", "%20")
@@ -245,8 +251,9 @@ def _family(text: str, start: int, end: int, parts: UrlParts) -> Mention | None:
     path_at = _host_end(text, start, end)
     if in_publisher_url(host, parts.path):
         pos = text.find("10.", path_at, end)
+        limit = min(len(text), end + _DOI_OVERRUN)
         while pos != -1:
-            doi = doi_at(text, pos)
+            doi = doi_at(text, pos, limit)
             if doi is not None:
                 return doi
             pos = text.find("10.", pos + 1, end)
