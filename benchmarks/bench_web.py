@@ -142,6 +142,8 @@ FLOODS: dict[str, Callable[[int], str]] = {
     "1 URL of n chars": lambda n: "https://example.com/" + "ab/" * (n // 3),
     "n/8 query parameters": lambda n: "https://x.org/a?" + "&".join(["p=1"] * (n // 8)),
     "backtick + URL x n": lambda n: "`https://x.org/a` " * (n // 18),
+    "](<URL without > x n": lambda n: "](<https://x.org/a " * (n // 19),
+    "DOI run through URLs x n": lambda n: "https://doi.org/10.1000/a<1(" * (n // 28),
     "PMID: + '1, ' x n": lambda n: "PMID: " + "1, " * (n // 3),
     "ISBN + '1-' x n": lambda n: "ISBN " + "1-" * (n // 2),
     "openreview query + 'a&' x n": lambda n: "openreview.net/forum?" + "a&" * (n // 2),

@@ -155,8 +155,8 @@ def test_the_dismech_case() -> None:
         ("pmid", "128915", None, None),
     ]
     registry = builtin_registry()
-    registry.register(PMID_EXTRACTOR)
-    registry.register(PMCID_EXTRACTOR)
+    registry.register(PMID_EXTRACTOR, replace=True)
+    registry.register(PMCID_EXTRACTOR, replace=True)
     verdict = audit(
         "Shown in (PMCID: PMC128915, PMID: 128915).",
         [{"tool": "europepmc", "output": {"pmcid": "PMC128915", "title": "A paper"}}],
@@ -169,7 +169,7 @@ def test_the_dismech_case() -> None:
 def test_json_numbers_under_their_keys_ground() -> None:
     """{"pmid": 31452104} in a tool output grounds "PMID: 31452104" in the report."""
     registry = builtin_registry()
-    registry.register(PMID_EXTRACTOR)
+    registry.register(PMID_EXTRACTOR, replace=True)
     verdict = audit(
         "Shown in PMID: 31452104 and PMID: 99999999.",
         [{"tool": "pubmed", "output": {"pmid": 31452104}}],

@@ -36,7 +36,7 @@ IDS = (*(e for e in BUILTIN if e.name != "title"), *WEB)
 def web_registry() -> Registry:
     registry = builtin_registry()
     for extractor in WEB:
-        registry.register(extractor)
+        registry.register(extractor, replace=True)  # already built in once registered
     return registry
 
 

@@ -42,7 +42,7 @@ def web_registry() -> Registry:
         OPENALEX_EXTRACTOR,
         DBLP_EXTRACTOR,
     ):
-        registry.register(extractor)
+        registry.register(extractor, replace=True)  # already built in once registered
     return registry
 
 
