@@ -40,7 +40,7 @@ def _body_text(text: str) -> str:
 
 
 _STYLE = """
-:root { --ok: #1a7f37; --ok-bg: #dafbe1; --err: #cf222e; --err-bg: #ffebe9;
+:root { --ok: #1a7f37; --ok-bg: #d3f5db; --err: #cf222e; --err-bg: #ffd8d3;
   --warn: #9a6700; --warn-bg: #fff8c5; --muted: #57606a; --line: #d0d7de; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif;
@@ -123,7 +123,8 @@ _SCRIPT = """
   var wanted = /^#c(\\d+)$/.exec(window.location.hash);
   if (wanted) { show(wanted[1]); }
   else {
-    var first = document.querySelector("mark.cite.error, mark.cite.warning, mark.cite");
+    var first = document.querySelector("mark.cite.error") ||
+      document.querySelector("mark.cite.warning") || document.querySelector("mark.cite");
     if (first) { show(first.getAttribute("data-c")); }
   }
   root.setAttribute("data-ready", "1");
@@ -169,9 +170,14 @@ _BADGE = {
 
 
 def _what(c: Citation) -> str:
+    """How a person writes the cited work: ``arXiv:2005.11401v2``, ``doi:10.1000/x``, a title."""
     if c.is_title:
         return f"title “{c.raw}”"
-    return f"{c.scheme} {c.identifier.display}"
+    from groundcheck.extractors.builtin import BUILTIN
+    from groundcheck.extractors.registry import scheme_table
+
+    scheme = scheme_table(BUILTIN).get(c.scheme)
+    return scheme.cite(c.identifier) if scheme else f"{c.scheme}:{c.identifier.display}"
 
 
 def _evidence_items(g: Grounding, calls: Mapping[str, Evidence]) -> list[str]:
