@@ -46,6 +46,14 @@ def inputs(**given: str) -> dict[str, str]:
 def run_step(
     tmp_path: Path, **given: str
 ) -> tuple[dict[str, str], subprocess.CompletedProcess[str]]:
+    return run_step_in(ROOT, tmp_path, **given)
+
+
+def run_step_in(
+    cwd: Path, tmp_path: Path | None = None, **given: str
+) -> tuple[dict[str, str], subprocess.CompletedProcess[str]]:
+    """The action's "Run groundcheck" step, run by bash in ``cwd`` as the runner would."""
+    tmp_path = tmp_path or cwd
     out = tmp_path / "github_output"
     out.touch()
     env = {
@@ -60,7 +68,7 @@ def run_step(
         ["bash", "-c", step("run")["run"]],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env=env,
         timeout=300,
         check=False,
@@ -193,3 +201,54 @@ def test_pre_commit_hooks_run_as_pre_commit_runs_them(
         check=False,
     )
     assert result.returncode == status, result.stdout + result.stderr
+
+
+# -- the README's walk-through, followed to the letter -----------------------------------------
+
+
+def readme_files() -> dict[str, str]:
+    """Every ``<!-- file: PATH -->`` block of README.md, by path, dedented."""
+    import re
+    import textwrap
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    found = re.findall(r"<!-- file: (\S+) -->\n( *)```\w*\n(.*?)\n\2```", readme, re.S)
+    return {path: textwrap.dedent(body) + "\n" for path, _, body in found}
+
+
+def test_readme_walkthrough_ends_in_a_failing_check(tmp_path: Path) -> None:
+    """pip install, two files, one command, one workflow: the check fails on the fabrication."""
+    import re
+    import textwrap
+
+    files = readme_files()
+    assert set(files) == {
+        "out/report.md",
+        "out/tool_calls.json",
+        ".github/workflows/groundcheck.yml",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, "utf-8")
+    readme = (ROOT / "README.md").read_text("utf-8")
+    console = re.search(
+        r"( *)```console\n *\$ (groundcheck audit out/[^\n]+)\n(.*?)\n\1```", readme, re.S
+    )
+    assert console is not None
+    shown = textwrap.dedent(console.group(3)) + "\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "groundcheck", *shlex.split(console.group(2))[1:]],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stdout == shown
+    # The workflow uses this action on those files; its audit step records status 1.
+    workflow = yaml.safe_load(files[".github/workflows/groundcheck.yml"])
+    (job,) = workflow["jobs"].values()
+    used = next(s for s in job["steps"] if "groundcheck" in s.get("uses", ""))
+    assert workflow["permissions"]["security-events"] == "write"
+    outputs, _ = run_step_in(tmp_path, **{k.replace("-", "_"): v for k, v in used["with"].items()})
+    assert outputs["status"] == "1"

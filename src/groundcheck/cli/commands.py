@@ -188,13 +188,14 @@ def declare_audit(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="a trace or tool-call file, or a session folder, any supported format "
-        "(repeatable: several files are one run)",
+        help="a trace or tool-call file, or a session folder, any supported format; '-' for "
+        "stdin (repeatable: several files are one run)",
     )
     p.add_argument(
         "--trace",
         metavar="FILE",
-        help="a trace holding the final answer too: audited alone when REPORT is not given",
+        help="a trace holding the final answer too ('-' for stdin): audited alone when REPORT "
+        "is not given",
     )
     p.add_argument(
         "--bibliography",
