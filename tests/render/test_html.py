@@ -177,3 +177,4 @@ def test_rate_page_shows_keys_it_does_not_know() -> None:
     page = rate_html(wider, "1.0", None)
     parse(page)
     assert "inconclusive" in page and "a-task03" in page and "fabricated-id" in page
+    assert '<span class="status warn">gate: inconclusive</span>' in page

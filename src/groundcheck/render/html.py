@@ -52,6 +52,7 @@ h2 { font-size: 16px; margin: 18px 0 8px; }
 .status { display: inline-block; padding: 1px 10px; border-radius: 12px; color: #fff;
   font-size: 15px; vertical-align: middle; }
 .status.fail { background: var(--err); } .status.pass { background: var(--ok); }
+.status.warn { background: var(--warn); }
 .summary { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px;
   color: var(--muted); margin: 4px 0; }
 .legend { list-style: none; padding: 0; margin: 6px 0 0; display: flex; gap: 14px;
@@ -443,11 +444,16 @@ def rate_html(report: RateReport, version: str = "", plot: str | None = None) ->
     """
     o = report.overall
     data = report.to_dict()
-    flagged = o.flagged > 0
+    gate = data.get("gate")
+    verdict = gate.get("verdict") if isinstance(gate, Mapping) else None
+    if verdict is not None:  # the gate decides the colour: pass, fail, or inconclusive
+        badge = {"pass": "pass", "fail": "fail"}.get(str(verdict), "warn")
+        label = f"gate: {verdict}"
+    else:
+        badge, label = ("fail" if o.flagged else "pass"), f"{o.flagged} of {o.runs} runs flagged"
     body = [
         "<header>",
-        f'<h1>groundcheck rate <span class="status {"fail" if flagged else "pass"}">'
-        f"{o.flagged} of {o.runs} runs flagged</span></h1>",
+        f'<h1>groundcheck rate <span class="status {badge}">{_e(label)}</span></h1>',
         f'<p class="summary" id="summary">runs: {data["runs_total"]} ({o.runs} audited, '
         f"{len(report.unreadable)} unreadable) · run rate {_pct(o.run_rate.estimate)} "
         f"({report.confidence:.0%} CI {_pct(o.run_rate.low)}–{_pct(o.run_rate.high)}) · "
