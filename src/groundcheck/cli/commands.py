@@ -128,10 +128,10 @@ def render_error(args: argparse.Namespace, exc: Exception) -> str | None:
     """For a machine format, the error as that format (a SARIF log with the error as a tool
     execution notification; a GitHub ``::error``), so an upload step still gets a valid file."""
     from groundcheck import __version__
-    from groundcheck.errors import InputError
+    from groundcheck.errors import ConfigError, InputError
 
     fmt = getattr(args, "format", None)
-    if fmt not in MACHINE_FORMATS or "verdict" not in getattr(args, "kind", ""):
+    if fmt not in MACHINE_FORMATS or getattr(args, "kind", None) != "verdict":
         return None
     message = str(exc)
     source = getattr(exc, "source", None) if isinstance(exc, InputError) else None
@@ -148,7 +148,7 @@ def render_error(args: argparse.Namespace, exc: Exception) -> str | None:
 
     try:
         base = _sarif_base(args)
-    except Exception:
+    except ConfigError:  # the base itself is the error: locate against the working directory
         base = None
     return replace_surrogates(
         error_sarif(message, __version__, source=source, line=line, base=base)
