@@ -288,6 +288,12 @@ def test_audit_sarif(capsys: pytest.CaptureFixture[str]) -> None:
     fabricated = [r for r in results if r["ruleId"] == "fabricated-id"]
     assert fabricated[0]["level"] == "error"
     region = fabricated[0]["locations"][0]["physicalLocation"]["region"]
-    assert region == {"startLine": 7, "startColumn": 28, "endLine": 7, "endColumn": 38}
+    assert region == {
+        "startLine": 7,
+        "startColumn": 28,
+        "endLine": 7,
+        "endColumn": 38,
+        "snippet": {"text": "2005.11401"},
+    }
     rules = {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]}
     assert {"fabricated-id", "unverified-title", "no-tool-calls"} <= rules

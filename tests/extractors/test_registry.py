@@ -15,7 +15,7 @@ import groundcheck
 from groundcheck import Identifier, Mention, Registry, audit
 from groundcheck.errors import PluginError, RegistryError
 from groundcheck.extractors import extract
-from groundcheck.extractors.builtin import default_registry
+from groundcheck.extractors.builtin import builtin_registry, default_registry
 from groundcheck.extractors.registry import FunctionExtractor
 
 RFC = re.compile(r"RFC\s*([0-9]{1,5})\b")
@@ -215,3 +215,91 @@ def test_docs_custom_extractor_example_runs() -> None:
     finally:
         if "rfc" in default_registry():
             default_registry().unregister("rfc")
+
+
+# -- plug-in isolation (issue 14: one broken plug-in must not stop the others) ---------------
+
+
+def test_plugin_calling_sys_exit_on_import_is_a_plugin_error(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plug-in's ``sys.exit(0)`` at import is its failure, never the end of the audit."""
+    _plugin(tmp_path, monkeypatch, "import sys\nsys.exit(0)\n")
+    _entry_points(monkeypatch, _ep("exiter", "gc_test_plugin:find"))
+    registry.discover()
+    with pytest.raises(PluginError, match="failed to import: SystemExit: 0"):
+        registry.get("exiter")
+
+
+def test_plugin_calling_sys_exit_while_running_is_a_plugin_error(registry: Registry) -> None:
+    def exits(text: str) -> Iterator[Mention]:
+        raise SystemExit(0)
+        yield  # pragma: no cover
+
+    registry.register(exits, name="exits")
+    with pytest.raises(PluginError, match="'exits' failed: SystemExit: 0"):
+        extract("abc", registry)
+
+
+def test_tolerant_discovery_sets_broken_plugins_aside(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """strict=False: a clash, a bad name and a failed import are listed; the rest still run."""
+    _plugin(
+        tmp_path,
+        monkeypatch,
+        """
+        import re
+        from groundcheck import Identifier, Mention
+        def find_rfc(text):
+            for m in re.finditer(r"RFC\\s*(\\d+)", text):
+                yield Mention(Identifier("rfc", m[1]), m.start(1), m.end(1))
+        raise_later = None
+        """,
+    )
+    (tmp_path / "gc_broken_plugin.py").write_text("raise ImportError('no foo')\n", "utf-8")
+    monkeypatch.delitem(sys.modules, "gc_broken_plugin", raising=False)
+    _entry_points(
+        monkeypatch,
+        _ep("rfc", "gc_test_plugin:find_rfc"),
+        _ep("doi", "gc_test_plugin:find_rfc"),
+        _ep("Bad Name", "gc_test_plugin:find_rfc"),
+        _ep("broken", "gc_broken_plugin:find"),
+    )
+    assert registry.discover(strict=False) == ["broken", "rfc"]
+    broken = registry.broken()
+    assert sorted(broken) == [
+        "Bad Name (gc_test_plugin:find_rfc)",
+        "broken",
+        "doi (gc_test_plugin:find_rfc)",
+    ]
+    assert "ImportError: no foo" in broken["broken"]
+    assert "already registered" in broken["doi (gc_test_plugin:find_rfc)"]
+    names = [ex.name for ex in registry]
+    assert names == [*builtin_registry().names(), "rfc"]
+    assert [c.id for c in extract("RFC 42 and 10.1000/xyz", registry)] == ["42", "10.1000/xyz"]
+    with pytest.raises(PluginError, match="no foo"):
+        registry.get("broken")  # asked for by name, it is still an error
+    assert registry.copy().broken() == broken
+
+
+def test_broken_plugin_is_imported_once(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed load is remembered: the module's side effects do not run again on each use."""
+    counter = tmp_path / "imports.txt"
+    _plugin(
+        tmp_path,
+        monkeypatch,
+        f"""
+        with open({str(counter)!r}, "a") as f:
+            f.write("x")
+        raise RuntimeError("broken on import")
+        """,
+    )
+    _entry_points(monkeypatch, _ep("bad", "gc_test_plugin:find"))
+    registry.discover(strict=False)
+    for _ in range(3):
+        assert "broken on import" in registry.broken()["bad"]
+        list(registry)
+    assert counter.read_text("utf-8") == "x"
