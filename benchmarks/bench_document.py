@@ -162,7 +162,7 @@ def main() -> None:
     for label, chars in sizes:
         text, calls = literature_review(chars)
         repeat = 1 if chars > 1_000_000 else args.repeat
-        seconds, verdict = best_cpu(repeat, lambda: groundcheck.audit(text, calls))
+        seconds, verdict = best_cpu(repeat, lambda t=text, c=calls: groundcheck.audit(t, c))
         works = len(getattr(verdict, "works", ()))
         print(f"{label:<52}{seconds * 1e3:>8.0f}ms{works:>8}{len(verdict.findings):>10}")
         parse = _document_seconds(text, repeat)
@@ -176,12 +176,16 @@ def main() -> None:
         times = []
         for scale in (1, 2, 4):
             text = bad_inputs(scale)[name]
-            seconds, _ = best_cpu(1, lambda: groundcheck.audit(text, [{"tool": "s", "output": ""}]))
+            seconds, _ = best_cpu(
+                1, lambda t=text: groundcheck.audit(t, [{"tool": "s", "output": ""}])
+            )
             times.append(seconds)
         ratio = times[2] / max(times[0], 1e-4)
         worst = max(worst, ratio)
         flag = "  <- not linear" if ratio > 6 else ""
-        print(f"{name:<40}" + "".join(f"{t * 1e3:>8.0f}ms" for t in times) + f"{ratio:>7.1f}x{flag}")
+        print(
+            f"{name:<40}" + "".join(f"{t * 1e3:>8.0f}ms" for t in times) + f"{ratio:>7.1f}x{flag}"
+        )
     print(f"\nworst 4x/1x ratio: {worst:.1f} (linear is 4, quadratic 16)")
 
 

@@ -31,7 +31,7 @@ def test_review_with_a_reference_list() -> None:
     ]
     (finding,) = verdict.findings
     assert finding.citation is not None and finding.citation.line == 15
-    assert "(reference [3], “Self-RAG: Learning to retrieve" in finding.message
+    assert "; cited as reference [3], “Self-RAG: Learning to retrieve" in finding.message
     assert "cited 2 times (lines 9, 15)" in finding.message
 
 
@@ -85,7 +85,7 @@ def test_apa_thesis_with_author_year_prose() -> None:
     verdict = _verdict("apa_thesis_trace.json", "apa_thesis.md")
     assert _found(verdict) == [
         ("unverified-author-year", "Vygotsky, 1978"),
-        ("fabricated-id", "10.1016/j.compedu.2022.104512"),
+        ("fabricated-id", "https://doi.org/10.1016/j.compedu.2022.104512"),
     ]
     assert "“Prompting strategies for formative feedback" in verdict.findings[1].message
     entries = [w.work for w in verdict.works]
@@ -112,7 +112,7 @@ def test_ieee_survey_with_a_dangling_marker_and_a_swapped_title() -> None:
         ("id-title-mismatch", "2006.16236"),
     ]
     assert "its entries are [1]–[10]" in verdict.findings[0].message
-    assert "(reference [9])" in verdict.findings[1].message
+    assert "; cited as reference [9]" in verdict.findings[1].message
     assert "(arXiv:1701.06538)" in verdict.findings[1].message
     assert verdict.notes == ("reference list entry [10] is cited nowhere in the text",)
     assert all(w.grounded for w in verdict.works)
@@ -121,22 +121,18 @@ def test_ieee_survey_with_a_dangling_marker_and_a_swapped_title() -> None:
 def test_deep_research_numbered_sources() -> None:
     """An OpenAI deep-research style report: [n][m] markers, a Sources list of "Title - Site
     URL" lines, a table citing sources. [12] past the list's end is an error; the source whose
-    title no search returned is a warning; every other source is grounded by its DOI or by
-    its title."""
+    URL no search returned is one error naming its title (no second title warning); every
+    other source is grounded by its URL (or the DOI inside it)."""
     verdict = _verdict("deep_research_sources.json")
     assert _found(verdict) == [
         ("dangling-marker", "[12]"),
-        (
-            "unverified-title",
-            "Dendrite suppression in garnet electrolytes for lithium metal anodes",
-        ),
+        ("fabricated-id", "https://www.nature.com/articles/s41560-023-01234-5"),
     ]
+    message = verdict.findings[1].message
+    assert "cited as reference [3], “Dendrite suppression in garnet" in message
     works = list(verdict.works)
     assert [w.work.label for w in works] == [str(n) for n in range(1, 10)]
-    assert [w.by for w in works] == [
-        "identifier", "identifier", None, "title", "title", "identifier", "title", "title",
-        "title",
-    ]  # fmt: skip
+    assert [w.by for w in works] == ["identifier"] * 2 + [None] + ["identifier"] * 6
     assert works[3].work.title is not None
     assert works[3].work.title.raw.endswith("in 2027-28")  # " - Reuters" is the site
 
@@ -144,21 +140,23 @@ def test_deep_research_numbered_sources() -> None:
 def test_headings_quotes_lead_ins_and_tables() -> None:
     """A Gemini CLI review written the way agents write: numbered headings with a year or
     author after the title, quoted titles in prose, bold lead-ins under headings, a section
-    of papers, a comparison table. Only the invented quoted title and the heading that puts
-    an invented title over a returned id are reported; section names, lead-ins and honest
-    headings are not."""
+    of papers, a comparison table. Only the invented quoted title, the heading that puts an
+    invented title over a returned id, and a URL the agent wrote from memory are reported;
+    section names, lead-ins and honest headings are not."""
     verdict = _verdict("gemini_cli_sae_review.jsonl")
     assert _found(verdict) == [
         (
             "unverified-title",
             "Dictionary Learning at Scale: Monosemantic Circuits in Frontier Models",
         ),
+        ("fabricated-id", "https://transformer-circuits.pub/2022/toy_model/index.html"),
         ("unverified-title", "Gated Sparse Autoencoders for Faithful Feature Recovery"),
     ]
-    assert all(f.severity == "warning" for f in verdict.findings)
-    assert "written for arXiv:2404.16014" in verdict.findings[1].message
+    # The search named the site of "Toy Models of Superposition", never this URL: one error
+    # for the work, naming the heading's title (without "1." and "(Elhage et al., 2022)").
+    assert "cited with the title “Toy Models of Superposition”" in verdict.findings[1].message
+    assert "written for arXiv:2404.16014" in verdict.findings[2].message
     titles = {t.raw for w in verdict.works for t in w.work.titles}
-    assert "Toy Models of Superposition" in titles  # the heading, without "1." and "(Elhage…)"
     assert not any("Contribution" in t or "Relevant Papers" in t for t in titles)
 
 
@@ -170,9 +168,9 @@ def test_footnotes_and_link_lists() -> None:
     verdict = _verdict("codex_footnotes.jsonl")
     assert _found(verdict) == [
         ("dangling-marker", "[^6]"),
-        ("fabricated-id", "2112.04426"),
+        ("fabricated-id", "https://arxiv.org/abs/2112.04426"),
     ]
-    assert "(footnote [^4], “Improving language models" in verdict.findings[1].message
+    assert "cited as footnote [^4], “Improving language models" in verdict.findings[1].message
 
 
 def test_latex_with_thebibliography_and_cite_keys() -> None:

@@ -22,6 +22,7 @@ from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
 from groundcheck.grounding import EvidenceTitles, ground, ground_works
+from groundcheck.grounding.ground import NOT_CITATIONS
 from groundcheck.model import ERROR, WARNING, Citation, EvidenceSet, Finding, Severity, Verdict
 
 __all__ = ["Auditor", "FileAudit", "Policy", "audit"]
@@ -148,7 +149,8 @@ class Auditor:
             files[name] = (Document.parse(text, _id_spans(found)), found)
             citations += found
             notes.extend(bibtex_problems(text, name))
-        works = build_works(document, citations, files)
+        # A URL in code, an API endpoint: written, but not cited (see NOT_CITATIONS).
+        works = build_works(document, [c for c in citations if c.kind not in NOT_CITATIONS], files)
         titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
         groundings = ground(citations, evidence, titles, threshold, works.cited_titles)
@@ -185,6 +187,8 @@ class FileAudit:
 
     verdict: Verdict
     report_name: str
+    report: str = ""
+    """The text audited (the HTML renderer shows it with its citations highlighted)."""
 
 
 def audit_files(
@@ -229,7 +233,7 @@ def audit_files(
     merged = EvidenceSet.merge(t.evidence for t in traces)
     bibliographies = {path: read_text(path) for path in bibliography}
     verdict = auditor.audit(text, merged, bibliography=bibliographies or None)
-    return FileAudit(verdict, name)
+    return FileAudit(verdict, name, text)
 
 
 def _bibliographies(value: str | Mapping[str, str] | None) -> list[tuple[str, str]]:

@@ -184,16 +184,19 @@ def _work_name(work: CitedWork) -> str:
 
 
 def _about(work: CitedWork | None, *, title: bool = True) -> str:
-    """`` (reference [3], “Title”)``: which work a finding is about, after the identifier, so
-    the message still starts with what users grep for (``fabricated-id: arXiv:…``). Only a
-    title written as one is named, never the bare words next to an identifier."""
+    """``; cited as reference [3], “Title”``: which work a finding is about, at the end,
+    so the message still starts with what users grep for (``arXiv:… is not in any tool
+    output``). Only a title written as one is named, never the bare words next to an id."""
     if work is None:
         return ""
-    parts = [_work_name(work)]
-    if title and work.title is not None and work.title.kind != "adjacent":
-        parts.append(_quote(work.title.raw))
-    shown = [p for p in parts if p]
-    return f" ({', '.join(shown)})" if shown else ""
+    name = _work_name(work)
+    written = title and work.title is not None and work.title.kind != "adjacent"
+    quoted = _quote(work.title.raw) if written and work.title is not None else ""
+    if name and quoted:
+        return f"; cited as {name}, {quoted}"
+    if quoted:
+        return f"; cited with the title {quoted}"
+    return f"; cited as {name}" if name else ""
 
 
 def _times(citations: Sequence[Citation]) -> str:
@@ -248,8 +251,8 @@ class FabricatedIds:
             yield Finding(
                 self.code,
                 severity,
-                f"{' and '.join(named)}{_about(work)} {verb} not in any tool output "
-                f"({context}){_times(missing)}",
+                f"{' and '.join(named)} {verb} not in any tool output ({context})"
+                f"{_about(work)}{_times(missing)}",
                 where,
                 work=work,
             )
@@ -287,8 +290,8 @@ class MalformedIds:
             yield Finding(
                 self.code,
                 ERROR,
-                f"{c.raw!r}{_about(work)} is written as a {ctx.scheme(c.scheme).label} "
-                f"identifier but cannot be one: {c.malformed}; no tool output can hold it",
+                f"{c.raw!r} is written as a {ctx.scheme(c.scheme).label} identifier but cannot "
+                f"be one: {c.malformed}; no tool output can hold it{_about(work)}",
                 c,
                 work=work,
             )
@@ -434,14 +437,12 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
     if not work.identifiers:
         if wg.grounded:
             return None
-        title = work.titles[0]
-        g = ctx.grounding(title)
-        score = None
-        if ctx.titles is not None and ctx.titles.titles and g is not None:
+        title = work.titles[0]  # its own title: the entry's, or the one it is cited by
+        if ctx.titles is not None and ctx.titles.titles:
             close = ctx.titles.match(title.id, max(ctx.title_threshold - 25.0, 1.0))
             if close is not None:
                 return TitleProblem("unverified-title", title, other=close.title, score=close.score)
-        return TitleProblem("unverified-title", title, score=score)
+        return TitleProblem("unverified-title", title)
     if not wg.grounded:
         return None  # fabricated-id speaks for the work, naming its title
     # Grounded by an identifier: its titles can only be judged against the title the tools
@@ -557,9 +558,9 @@ class IdTitleMismatch:
             yield Finding(
                 self.code,
                 ERROR,
-                f"{label}{_about(work, title=False)} was returned as {_quote(problem.own)}, "
-                f"but is cited beside {_quote(problem.title.raw)}, the title of another "
-                f"returned paper{whose}",
+                f"{label} was returned as {_quote(problem.own)}, but is cited beside "
+                f"{_quote(problem.title.raw)}, the title of another returned paper{whose}"
+                f"{_about(work, title=False)}",
                 ident,
                 work=work,
             )

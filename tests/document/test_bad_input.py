@@ -97,9 +97,7 @@ def test_a_long_reference_list_is_judged_entry_by_entry() -> None:
     assert len(verdict.works) == 1500
     codes = [f.code for f in verdict.findings]
     assert codes.count("fabricated-id") == 1500
-    assert [f.citation.raw for f in verdict.findings if f.code == "dangling-marker"] == [
-        "[1503]"
-    ]
+    assert [f.citation.raw for f in verdict.findings if f.code == "dangling-marker"] == ["[1503]"]
     assert "unverified-author-year" not in codes  # (Lewis, 2001) is entry [1]
     # With 2,000 entries, "[2003]" is a year, not the marker of a missing entry.
     assert "dangling-marker" not in [f.code for f in audit(_reference_list(2000), CALLS).findings]

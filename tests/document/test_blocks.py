@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,5 +93,5 @@ def test_any_text_scans_into_ordered_valid_blocks(text: str) -> None:
     for b in blocks:
         assert 0 <= b.start <= b.body <= len(text) and b.end <= len(text)
     assert [b.start for b in blocks] == sorted(b.start for b in blocks)
-    for (a, b), (c, _) in zip(code, code[1:], strict=False):
+    for (a, b), (c, _) in pairwise(code):
         assert a <= b <= c

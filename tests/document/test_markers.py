@@ -27,7 +27,10 @@ def author_years(text: str) -> list[tuple[str, str, int | None, bool]]:
         ("see [1; 3-4].", [("[1; 3-4]", ("1", "3", "4"))]),
         ("noted【7】.", [("【7】", ("7",))]),
         ("a note[^2].", [("[^2]", ("^2",))]),
-        ("in \\cite{lewis2020, guu2020}.", [("\\cite{lewis2020, guu2020}", ("lewis2020", "guu2020"))]),
+        (
+            "in \\cite{lewis2020, guu2020}.",
+            [("\\cite{lewis2020, guu2020}", ("lewis2020", "guu2020"))],
+        ),
         ("in \\citep[p.~4]{lewis2020}.", [("\\citep[p.~4]{lewis2020}", ("lewis2020",))]),
         ("huge [1–99999].", [("[1–99999]", ("1", "99999"))]),  # too long a range to spell out
     ],

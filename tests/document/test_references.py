@@ -10,9 +10,7 @@ from groundcheck.document.references import bibtex_entries
 
 def entries(text: str) -> list[tuple[str | None, str | None]]:
     doc = Document(text)
-    return [
-        (e.label, text[slice(*e.parts.title)] if e.parts.title else None) for e in doc.entries
-    ]
+    return [(e.label, text[slice(*e.parts.title)] if e.parts.title else None) for e in doc.entries]
 
 
 @pytest.mark.parametrize(
@@ -51,7 +49,7 @@ def test_reference_syntax_anywhere() -> None:
     """[n], 【n】, footnote and link definitions and \\bibitem are entries wherever they are."""
     text = (
         "Text.\n\n[1] First source title here https://a.org\n【2】 Second source title here\n"
-        "[^n]: Footnote source title here\n[3]: https://c.org/page \"Third source title here\"\n"
+        '[^n]: Footnote source title here\n[3]: https://c.org/page "Third source title here"\n'
         "\\bibitem{k} A. Author, ``Keyed source title here,'' 2020.\n"
     )
     assert entries(text) == [
@@ -109,7 +107,7 @@ def test_table_rows_of_a_reference_section() -> None:
 def test_bibtex_entries_fenced_or_not_and_unclosed() -> None:
     text = (
         "```bibtex\n@article{a, title={First {T}itle Here}, author={Lewis, P. and Perez, E.},"
-        " year={2020}, journal={JMLR}}\n```\n@misc{b, title = \"Second\", year = 2021,\n"
+        ' year={2020}, journal={JMLR}}\n```\n@misc{b, title = "Second", year = 2021,\n'
         "@inproceedings{c, title={Third}}\n"
     )
     found = bibtex_entries(text)

@@ -84,6 +84,7 @@ _ITEM = re.compile(
     r"(?P<bullet>[-*+•‣▪◦])"
     r"|(?P<num>\d{1,5})[.)]"
     r"|\[(?P<bracket>\d{1,5})\]"
+    r"|\[(?P<keyed>[A-Z][A-Za-z0-9]{0,15}(?:[-_][A-Za-z0-9]{1,15}){0,2}[-_]\d{1,4})\]"
     r"|【(?P<lenticular>\d{1,5})】"
     r"|\((?P<paren>\d{1,5})\)"
     r"|\[\^(?P<foot>[^\]\s]{1,40})\]:"
@@ -116,6 +117,8 @@ def _item_label(m: re.Match[str]) -> tuple[str | None, str]:
             return str(int(value)), group
     if m.group("foot") is not None:
         return "^" + m.group("foot"), "foot"
+    if m.group("keyed") is not None:
+        return m.group("keyed"), "keyed"
     if m.group("linkdef") is not None:
         return m.group("linkdef").strip(), "linkdef"
     return None, "bullet"
@@ -252,6 +255,13 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 stripped = text[body:hend].rstrip("#")
                 if stripped != text[body:hend] and (not stripped or stripped[-1] in " \t"):
                     hend = body + len(stripped.rstrip(" \t"))
+                wrapped = _wrapped_heading(text, nl)
+                if wrapped is not None and hend > body:
+                    hend = wrapped  # "### A long title\n  wrapped onto the next line"
+                    line_starts.append(nl + 1)
+                    line_no += 1
+                    nl = text.find("\n", nl + 1)
+                    content_end = len(text) if nl == -1 else nl
                 blocks.append(Block(HEADING, pos, body, hend, line_no, len(m.group(1))))
             elif (
                 ch in "=-"
@@ -369,6 +379,23 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     if spans:
         code = sorted(code + spans)
     return blocks, code, line_starts
+
+
+_WRAPPED = re.compile(
+    r"(?:[ ]{2,3}(?![-*+•][ \t]|\d{1,3}[.)][ \t]|[#>|])|[ \t]{2,}(?=[a-z(]))[^\n]*\S"
+)
+
+
+def _wrapped_heading(text: str, nl: int) -> int | None:
+    """End of the next line when it continues a heading: indented by two or three spaces (four
+    would be code) and not a list item, or indented and starting in lower case. Agents
+    hard-wrap long paper titles in headings."""
+    if nl == -1:
+        return None
+    m = _WRAPPED.match(text, nl + 1)
+    if m is None or "\n" in text[nl + 1 : m.end()]:
+        return None
+    return m.end()
 
 
 def _is_delimiter(text: str, pos: int) -> bool:

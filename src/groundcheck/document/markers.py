@@ -28,6 +28,8 @@ _NUMBERS = re.compile(
 )
 _ONE = re.compile(r"(\d{1,5})(?:\s*[-–—]\s*(\d{1,5}))?")
 _FOOTNOTE = re.compile(r"[^\]\s]{1,40}")
+_KEYED = re.compile(r"[A-Z][A-Za-z0-9]{0,15}(?:[-_][A-Za-z0-9]{1,15}){0,2}[-_]\d{1,4}")
+"""Key-style labels some agents give their sources: ``[AF3-1]``, ``[CASP-1]``, ``[NAA-2]``."""
 _CITE = re.compile(
     r"\\(?:cite|citep|citet|citealp|citeauthor|parencite|textcite|autocite|footcite|nocite)"
     r"\*?(?:\[[^\]\n]{0,80}\]){0,2}\{([^{}\n]{1,500})\}"
@@ -112,6 +114,10 @@ def _markers(
             else:
                 content, kind = m.group(2), "number"
             if _NUMBERS.fullmatch(content) is None:
+                if _KEYED.fullmatch(content) is None or after == "[":
+                    continue
+                line, column = lines.locate(start)
+                yield Marker(m.group(), start, m.end(), line, column, "key", (content,))
                 continue
             if text[start - 1 : start] == "!" or (
                 after == "[" and not text[m.end() + 1 : m.end() + 2].isdigit()

@@ -53,24 +53,39 @@ _NAME = re.compile(
     r"(?:\s+(?:and|&)\s+(?:sources|references|further\s+reading|notes|links|citations))?"
     r"(?:\s+(?:cited|consulted|used|and\s+links))?"
 )
-_HEADING_NOISE = re.compile(r"[^a-z& ]+")
+_OTHER_LANGUAGES = frozenset(
+    {
+        "literaturverzeichnis", "quellen", "quellenverzeichnis", "literatur", "referenzen",
+        "références", "bibliographie", "sources et références", "références bibliographiques",
+        "referencias", "bibliografía", "fuentes", "referencias bibliográficas",
+        "riferimenti", "bibliografia", "fonti", "riferimenti bibliografici",
+        "referências", "fontes", "referências bibliográficas", "bronnen", "literatuur",
+        "referenties", "källor", "referenser", "kilder", "litteratur", "lähteet",
+        "źródła", "bibliografia i źródła", "literatura", "zdroje", "forrás", "források",
+        "kaynaklar", "kaynakça", "литература", "источники", "список литературы",
+        "参考文献", "参考资料", "资料来源", "来源", "出典", "참고문헌", "출처",
+    }
+)  # fmt: skip
+"""The same headings in the languages reports are written in (matched whole, case folded)."""
+_HEADING_NOISE = re.compile(r"[\W\d_]+")
 
 
 def is_reference_heading(text: str, block: Block) -> bool:
     """Does this heading name a reference list ("References", "7. Sources", "**Sources:**")?
 
     >>> from groundcheck.document.blocks import scan
-    >>> t = "## 6. References and further reading"
-    >>> is_reference_heading(t, scan(t)[0][0])
-    True
+    >>> [is_reference_heading(t, scan(t)[0][0]) for t in (
+    ...     "## 6. References and further reading", "## Źródła", "## Literaturverzeichnis",
+    ...     "## Key Findings")]
+    [True, True, True, False]
     """
     if block.kind != HEADING:
         return False
     if block.marker == "\\bib":
         return True
-    raw = text[block.body : min(block.end, block.body + 80)]
-    name = " ".join(_HEADING_NOISE.sub(" ", raw.casefold()).split())
-    return bool(name) and _NAME.fullmatch(name) is not None
+    raw = text[block.body : min(block.end, block.body + 80)].casefold().replace("&", " and ")
+    name = " ".join(_HEADING_NOISE.sub(" ", raw).split())
+    return bool(name) and (_NAME.fullmatch(name) is not None or name in _OTHER_LANGUAGES)
 
 
 _LABELLED = re.compile(r"[ \t]*(?:\[(\d{1,5})\]|【(\d{1,5})】)[ \t]*")

@@ -62,6 +62,8 @@ _EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{2,400}?)(?<=\S)\1(?![*\w])
 _LINK = re.compile(r"\[([^\[\]\n]{2,400})\]\(([^()\s]{1,2000})\)")
 _YEAR_PAREN = re.compile(r"\(\s*((?:1[6-9]|20)\d{2})[a-z]?\b[^()\n]{0,40}\)|\(\s*n\.\s?d\.\s*\)")
 _BARE_YEAR = re.compile(r"(?:^|[.,]\s+)((?:1[6-9]|20)\d{2})[a-z]?\.(?=\s|$)")
+_YEAR_DASH = re.compile(r"[,.]?\s((?:1[6-9]|20)\d{2})[a-z]?\s+[-–—|:]\s+")
+"""'Xu et al. 2018 - Strategyproof Peer Selection': a year, then a separator, then the title."""
 _ANY_YEAR = re.compile(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
 _SENTENCE_END = re.compile(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
 _SEPARATOR = re.compile(r"\s[-–—|]\s|\s\(|\s\[")
@@ -258,8 +260,8 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
         return Parts(title, authors, _first_year(text, pos, end), None, urls, bool(authors))
 
     # A year in parentheses, or a bare year, after an author list: APA, Harvard, ACM.
-    for pattern in (_YEAR_PAREN, _BARE_YEAR):
-        m = pattern.search(text, pos, min(stop, pos + 600))
+    for pattern in (_YEAR_PAREN, _BARE_YEAR, _YEAR_DASH):
+        m = pattern.search(text, pos, min(stop, pos + 1500))  # long author lists
         if m is None:
             continue
         prefix = text[pos : m.start()]
@@ -290,7 +292,7 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
             strong = (
                 starts_well and text[m.end() : m.end() + 1] in ".,: " and pattern is _YEAR_PAREN
             )
-            strong = strong or (pattern is _BARE_YEAR and starts_well)
+            strong = strong or (pattern is not _YEAR_PAREN and starts_well)
             return Parts(title, authors, year, venue, urls, strong=strong)
         if pattern is _YEAR_PAREN:
             # "Title (2017) - arXiv": what precedes the year is the title.

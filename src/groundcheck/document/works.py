@@ -52,6 +52,11 @@ _CUE_BEFORE = re.compile(
     r"(?i)\b(?:paper|papers|titled|entitled|article|study|preprint|book|report|survey|"
     r"publication|thesis|chapter|proceedings|et\.? al\.?|(?:1[6-9]|20)\d{2})\b"
 )
+_EMPHASIS_CITED = re.compile(
+    r"[*_]{0,2}[ \t]*[,:]?[ \t]*(?:\((?:[^()\n]{0,60}?(?:1[6-9]|20)\d{2})[^()\n]{0,20}\)"
+    r"|\[\^?\d|【\d|\\cite)"
+)
+"""A citation right after an emphasised title: "*Title* (Lewis et al., 2020)", "*Title* [3]"."""
 _HEADING_CITES = re.compile(r"\(\s*[^()\n]{0,80}?(?:1[6-9]|20)\d{2}|\bet\.? al\b|\[\^?\d")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
@@ -240,6 +245,7 @@ class _Pairing:
             elif heading is not None:
                 self.section_ids[heading].extend(by_block.get(i, ()))
         self.first_block = {h: h + 1 for h in self.section_ids if h + 1 < len(doc.blocks)}
+        self._first_heading = min(self.section_ids, default=-1)
         self._indexes: dict[
             tuple[str, int], tuple[list[int], list[int], list[Citation], list[int]]
         ] = {}
@@ -274,7 +280,7 @@ class _Pairing:
         k = bisect_left(id_starts, c.start)
         while k < len(ids) and ids[k] is not c:
             k += 1
-        prev_start = ids[k - 1].start if 0 < k < len(ids) + 1 else -1
+        prev_start = ids[k - 1].start if k > 0 else -1
         next_end = ids[k + 1].end if k + 1 < len(ids) else 1 << 62
         before = [
             t
@@ -328,7 +334,12 @@ class _Pairing:
             return False  # the report's own title
         if _one_work(self.section_ids.get(h, [])):
             return True
+        # A sub-section about one paper that also mentions others ("### Paper 3: Title" over
+        # "arXiv: X … see also Y"): the paragraph right under it opens with the paper's id.
+        # Not for the report's own title or top sections (#, ##): those span many works.
         first = self.first_block.get(h)
+        if heading.level < 3 or h == self._first_heading:
+            return False
         if first != block or self.doc.blocks[block].kind not in (PARAGRAPH, QUOTE):
             return False
         in_first = self.ids_by_unit.get(("block", block), [])
@@ -379,6 +390,43 @@ def _cue(doc: Document, t: Citation) -> bool:
     return _CUE_BEFORE.search(text, before_start, t.start) is not None
 
 
+_PAPER_ENUMERATION = re.compile(
+    r"(?i)[ \t]*(?:paper|study|article|publication|preprint)[ \t]*#?[ \t]*\d{1,3}[ \t]*[:.)—–-]"
+)
+_METADATA_FIELD = re.compile(
+    r"(?im)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?:authors?|year|published|publication year|"
+    r"publication date|venue|journal|conference)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]"
+)
+"""A field of a paper's record under its heading ("- **Authors**: …", "Year: 2025"). An
+identifier field is not needed here: an identifier pairs with the heading by itself."""
+
+
+_BYLINE = re.compile(r"[^\n.]{0,30}?\b(?:1[6-9]|20)\d{2}\b[a-z]?[,;]\s*[A-ZÀ-ÖØ-Þ]")
+"""A byline right under a heading: "arXiv, 2025, Mélanie Gaillochet; …"."""
+
+
+def _heading_names_a_paper(doc: Document, index: int, t: Citation) -> bool:
+    """A heading cites a paper by its title when something says it is one: a year or author
+    after the title ("### Toy Models of Superposition (2022)"), an explicit enumeration
+    ("### Paper 3: …"), metadata fields under it ("- **Authors**: …", "- **Year**: 2025"), or
+    a byline right under it ("arXiv, 2025, Mélanie Gaillochet; …")."""
+    block = doc.blocks[index]
+    text = doc.text
+    if _HEADING_CITES.search(text, t.end, block.end) is not None:
+        return True
+    if _PAPER_ENUMERATION.match(text, block.body, t.start + 1) is not None:
+        return True
+    for j in range(index + 1, min(len(doc.blocks), index + 4)):
+        below = doc.blocks[j]
+        if below.kind == HEADING:
+            break
+        if _METADATA_FIELD.search(text, below.start, min(below.end, below.start + 200)):
+            return True
+        if j == index + 1 and _BYLINE.match(text, below.body, min(below.end, below.body + 80)):
+            return True
+    return False
+
+
 def _self_cited(doc: Document, t: Citation) -> bool:
     """Does this title cite a work by itself (see the module docstring)?"""
     i = doc.block_index(t.start)
@@ -386,9 +434,7 @@ def _self_cited(doc: Document, t: Citation) -> bool:
         return False
     block = doc.blocks[i]
     if t.kind == "heading" or (block.kind == HEADING and t.kind == "emphasis"):
-        return block.kind == HEADING and (
-            _HEADING_CITES.search(doc.text, t.end, block.end) is not None
-        )
+        return block.kind == HEADING and _heading_names_a_paper(doc, i, t)
     if block.kind == HEADING:
         return False
     if t.kind == "quoted":
@@ -396,8 +442,12 @@ def _self_cited(doc: Document, t: Citation) -> bool:
             return False
         return _title_shaped(t.raw) or _cue(doc, t)
     if t.kind == "emphasis":
+        # Italics also name albums, films and books in passing ("*Jagged Little Pill*,
+        # released in 1995"): only a citation written right after the title counts.
         italic = doc.text[t.start - 2 : t.start] not in ("**", "__")
-        return italic and _title_shaped(t.raw) and _cue(doc, t)
+        return (
+            italic and _title_shaped(t.raw) and _EMPHASIS_CITED.match(doc.text, t.end) is not None
+        )
     if t.kind == "cell" and block.kind == CELL:
         return bool(re.search(r"(?i)title|paper", block.header))
     return False
@@ -500,7 +550,7 @@ def build_works(
         resolved_to[id(m)] = unique
 
     # Author–year citations, by first author and year (else by a name the entry holds).
-    listed = [d for d in drafts if d.kind != INLINE and d.year is not None]
+    listed = [d for d in drafts if d.kind != INLINE]
     by_author: dict[tuple[str, int], _Draft] = {}
     for d in listed:
         if d.authors and d.year is not None:
@@ -558,6 +608,7 @@ def build_works(
 
 
 _CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’-]+")
+_YEARS = re.compile(r"(?<![\d.])(?:1[6-9]|20)\d{2}(?![\d])")
 
 
 def _names_index(drafts: Sequence[_Draft]) -> dict[tuple[str, int], _Draft]:
@@ -565,17 +616,19 @@ def _names_index(drafts: Sequence[_Draft]) -> dict[tuple[str, int], _Draft]:
     "Lewis et al. (2020)" when its author list did not parse. Built once, only if needed."""
     index: dict[tuple[str, int], _Draft] = {}
     for d in drafts:
-        if d.year is None:
-            continue
         head = d.doc.text[d.start : min(d.end, d.start + 400)]
-        for word in set(_CAPITALISED.findall(head)):
-            index.setdefault((surname_key(word), d.year), d)
+        years = {int(y) for y in _YEARS.findall(head)}
+        if d.year is not None:
+            years.add(d.year)
+        for word in sorted(set(_CAPITALISED.findall(head))):
+            for year in sorted(years):
+                index.setdefault((surname_key(word), year), d)
     return index
 
 
 def _uncited_note(drafts: Sequence[_Draft], numeric: bool, doc: Document) -> tuple[str, ...]:
     """Numbered entries no marker points at: worth a note, never a finding."""
-    if not numeric or not doc.markers:
+    if not numeric:
         return ()
     uncited = [
         d.label

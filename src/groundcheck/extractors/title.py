@@ -352,6 +352,22 @@ _PREFIX_STOP = frozenset(" \t([{<\"'“”‘’,;|`")
 ('..."title":"X","url":"https://arxiv.org/abs/ID"') the glued run is the URL alone."""
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
 _MARKUP = ('"', "“", "”", "[", "]", "{", "}", "=", "*", "_", "`", "|")
+_LEADING_NOISE = re.compile(
+    r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+"
+)
+"""A date or a number a listing puts before each title: never part of the title."""
+
+
+def _citation_paren_end(before: str) -> int:
+    """Where the last ``(…) `` holding a citation (a digit or a colon) ends in ``before``, or
+    -1: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not."""
+    at = before.rfind(") ")
+    while at != -1:
+        opened = before.rfind("(", 0, at)
+        if opened == -1 or any(ch.isdigit() or ch == ":" for ch in before[opened:at]):
+            return at
+        at = before.rfind(") ", 0, opened)
+    return -1
 
 
 def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | None:
@@ -373,7 +389,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
         prefix_start -= 1  # step back over a prefix glued to the id ("arXiv:", a URL)
     seg_start = max(line_start, prefix_start - 300)
     before = text[seg_start:prefix_start]
-    cut = max(before.rfind(". "), before.rfind(") "), before.rfind("; "))
+    cut = max(before.rfind(". "), before.rfind("; "), _citation_paren_end(before))
     b_start = seg_start + (cut + 2 if cut != -1 else 0)
     for mark in _MARKUP:  # stop at quotes, brackets, emphasis: other candidates' territory
         at = text.rfind(mark, b_start, prefix_start)
@@ -388,6 +404,9 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     lead = _LEADING_WORDS.match(text, b_start, b_end)
     if lead is not None:
         b_start = lead.end()
+    noise = _LEADING_NOISE.match(text, b_start, b_end)
+    if noise is not None:
+        b_start = noise.end()  # "2025-11-13 Title http://…": the date is the listing's
     if title_words(text[b_start:b_end]) >= 2:
         return b_start, b_end
     a_end = min(line_end, id_end + 300)

@@ -17,7 +17,11 @@ from groundcheck.document.works import WorkSet
 from groundcheck.grounding.titles import EvidenceTitles
 from groundcheck.model import Citation, CitedWork, EvidenceSet, Grounding, WorkGrounding
 
-__all__ = ["ground", "ground_works"]
+__all__ = ["NOT_CITATIONS", "ground", "ground_works"]
+
+NOT_CITATIONS = frozenset({"code", "query"})
+"""Mention kinds that are written but not cited: a URL in a code span or block, an API
+endpoint (``https://api.example.org/v1/search?q=``). Tool outputs still return them."""
 
 
 def ground(
@@ -30,11 +34,13 @@ def ground(
     """A grounding for every citation: identifiers by key, titles by fuzzy match.
 
     With ``cited`` (the ``id()`` of every title that is some work's title), unmatched title
-    phrases that are no work's title are left out.
+    phrases that are no work's title are left out. Mentions of the kinds in
+    :data:`NOT_CITATIONS` are not citations at all.
     """
+    kept = [c for c in citations if c.kind not in NOT_CITATIONS]
     return tuple(
         g
-        for g in _ground_each(citations, evidence, titles, threshold)
+        for g in _ground_each(kept, evidence, titles, threshold)
         if cited is None or not g.citation.is_title or g.grounded or id(g.citation) in cited
     )
 
