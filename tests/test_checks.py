@@ -141,3 +141,128 @@ def test_title_matching_nothing_beside_a_returned_id_is_a_warning() -> None:
         "unverified-title"
     ]
     assert codes(f'"{DPR}" (arXiv:2005.11401)') == ["id-title-mismatch"]
+
+
+# -- cited works: one finding per problem per work ------------------------------------------
+
+REFS = "\n\n## References\n\n"
+
+
+def test_fabricated_work_names_its_title_and_draws_no_title_warning() -> None:
+    """A fabricated entry is one error naming the title written for it, nothing more."""
+    report = (
+        "See [1].\n\n## References\n\n[1] Smith, J. (2021). Neural Retrieval Augmented Memory "
+        "Networks. ICML. arXiv:2106.01234\n"
+    )
+    v = audit(report, CALLS)
+    (finding,) = v.findings
+    assert finding.code == "fabricated-id"
+    assert finding.message.startswith("arXiv:2106.01234 is not in any tool output")
+    assert "cited as reference [1], “Neural Retrieval Augmented Memory Networks”" in (
+        finding.message
+    )
+    assert finding.work is not None and finding.work.label == "1"
+    assert json.loads(v.to_json())["findings"][0]["work"] == finding.work.key
+
+
+def test_an_id_cited_in_prose_and_in_the_list_is_one_work() -> None:
+    report = f"Self-RAG (arXiv:2310.11511) and again arXiv:2310.11511.{REFS}1. Asai, A. (2023). Self-RAG: Learning to retrieve and critique. arXiv:2310.11511\n"
+    (finding,) = audit(report, CALLS).findings
+    assert finding.code == "fabricated-id"
+    assert "cited 3 times (lines 1, 5)" in finding.message
+
+
+def test_a_work_grounded_by_one_id_is_grounded() -> None:
+    """A publisher DOI beside a returned arXiv id in one entry: the work is grounded, the
+    other identifier written for it is not accused."""
+    report = f"See [1].{REFS}[1] Lewis, P. (2020). {RAG}. NeurIPS. arXiv:2005.11401. doi:10.5555/3495724.3496517\n"
+    v = audit(report, CALLS)
+    assert v.findings == ()
+    (work,) = v.works
+    assert work.grounded and work.by == "identifier" and len(work.work.identifiers) == 2
+
+
+def test_a_near_variant_of_the_ids_own_title_is_never_a_mismatch() -> None:
+    """A short form of the id's own title, even when another search returned that short form
+    as a title of its own, is at most a warning ("…Nets" for "…Networks")."""
+    calls = [
+        {"tool": "s", "id": "c1", "output": [
+            {"arxiv_id": "1406.2661", "title": "Generative Adversarial Networks"}]},
+        {"tool": "s", "id": "c2", "output": [{"title": "Generative Adversarial Nets"}]},
+    ]  # fmt: skip
+    v = audit('"Generative Adversarial Nets" (arXiv:1406.2661)', calls)
+    assert [g.matched_title for g in v.citations if g.citation.is_title] == [
+        "Generative Adversarial Nets"
+    ]
+    assert [(f.code, f.severity) for f in v.findings] == [("unverified-title", "warning")]
+    assert "“Generative Adversarial Networks” (87 < 90)" in v.findings[0].message
+
+
+def test_the_venue_of_an_apa_entry_is_not_its_title() -> None:
+    """The issue's failure: an honest APA entry whose italic venue was taken as the title
+    beside its returned DOI, an error dozens of times per report."""
+    calls = [{"tool": "crossref", "id": "c1", "output": [
+        {"DOI": "10.3389/feduc.2021.654321", "title": ["Teaching with AI tools in class"]}]}]  # fmt: skip
+    report = (
+        f"As shown (Smith & Doe, 2021).{REFS}Smith, J., & Doe, A. (2021). Teaching with AI "
+        "tools in class. *Frontiers in Education*, 6. https://doi.org/10.3389/feduc.2021.654321\n"
+    )
+    assert audit(report, calls).findings == ()
+
+
+def test_dangling_marker_is_an_error_once_per_label() -> None:
+    report = f"Shown [1][12], again [12].{REFS}[1] A source title here https://example.org/a\n"
+    v = audit(report, [{"tool": "s", "id": "c1", "output": "https://example.org/a"}])
+    (finding,) = v.findings
+    assert finding.code == "dangling-marker" and finding.severity == "error"
+    assert finding.citation is not None and finding.citation.raw == "[12]"
+    assert finding.message == (
+        "marker [12] points to no entry of the report's reference list (its entries are [1]);"
+        " cited 2 times"
+    )
+
+
+def test_no_dangling_marker_without_a_numbered_list() -> None:
+    assert codes("Shown [3] and [2025].", CALLS) == []
+
+
+def test_unverified_author_year_against_the_list() -> None:
+    report = (
+        f"Lewis et al. (2020) and (Vygotsky, 1978) and GPT-4 (2023).{REFS}"
+        f"Lewis, P. (2020). {RAG}. NeurIPS. arXiv:2005.11401\n"
+    )
+    findings = audit(report, CALLS).findings
+    assert [(f.code, f.citation.raw if f.citation else "") for f in findings] == [
+        ("unverified-author-year", "Vygotsky, 1978")
+    ]
+    assert findings[0].severity == "warning"
+
+
+def test_unverified_author_year_without_a_list_uses_returned_authors() -> None:
+    """No list: a citation is held against the returned works' first authors and years; when
+    no tool gave authors at all, it is not judged (a note says so)."""
+    from groundcheck.model import Evidence, EvidenceSet, Identifier, Work
+
+    rag = Identifier("arxiv", "2005.11401")
+    evidence = EvidenceSet(
+        [Evidence("s", "c1", frozenset({rag}), works=(Work(frozenset({rag}), RAG, ("Patrick Lewis",), 2020),))]
+    )  # fmt: skip
+    report = "Retrieval helps (Lewis et al., 2020), dense retrieval too (Karpukhin et al., 2020)."
+    v = audit(report, evidence)
+    assert [(f.code, f.citation.raw if f.citation else "") for f in v.findings] == [
+        ("unverified-author-year", "Karpukhin et al., 2020")
+    ]
+    plain = audit(report, CALLS)
+    assert plain.findings == ()
+    assert plain.notes == (
+        "2 author–year citations could not be checked: the report has no reference list and "
+        "no tool output gave authors and years",
+    )
+
+
+def test_section_names_and_lead_ins_are_not_titles() -> None:
+    report = (
+        "## Additional Relevant Papers\n\n- **Key Technical Contribution**: retrieval.\n"
+        "- arXiv:2005.11401\n- arXiv:2004.04906\n\n## Summary of the Main Findings Here\n\nText."
+    )
+    assert audit(report, CALLS).findings == ()

@@ -14,7 +14,7 @@ from typing import Any
 from attrs import evolve, field, fields, frozen
 
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
-from groundcheck.document import Document, build_works
+from groundcheck.document import Document, WorkSet, build_works
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.evidence.native import from_tool_calls
@@ -172,9 +172,27 @@ class Auditor:
             findings.extend(check.run(ctx))
         findings.sort(key=Finding.sort_key)
         notes.extend(works.notes)
+        unchecked = _unchecked_author_years(works, evidence)
+        if unchecked:
+            notes.append(unchecked)
         return Verdict(
             tuple(findings), groundings, evidence, ctx.report_chars, notes, grounded_works
         )
+
+
+def _unchecked_author_years(works: WorkSet, evidence: EvidenceSet) -> str | None:
+    """A note when author–year citations cannot be judged: no list to resolve them in, and
+    no tool output that gave authors (see the unverified-author-year check)."""
+    if not works.unresolved or works.has_list:
+        return None
+    if any(w.authors for c in evidence.calls if c.excluded is None for w in c.works):
+        return None
+    n = len({(m.author, m.year) for m in works.unresolved})
+    what = "citation" if n == 1 else "citations"
+    return (
+        f"{n} author–year {what} could not be checked: the report has no reference list and "
+        "no tool output gave authors and years"
+    )
 
 
 def _id_spans(citations: Sequence[Citation]) -> list[tuple[int, int]]:
