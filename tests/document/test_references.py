@@ -119,3 +119,18 @@ def test_bibtex_entries_fenced_or_not_and_unclosed() -> None:
     assert found[0].parts.authors == ("Lewis, P.", "Perez, E.")
     assert found[0].parts.venue == "JMLR"
     assert text[found[1].start : found[1].end].endswith("2021,\n")  # ends where "@" opens
+
+
+def test_plain_text_report_with_a_bare_references_line() -> None:
+    """Plain text: "REFERENCES" alone on a line heads the entries right under it, and a prose
+    sentence citing "Lewis et al. (2020)" is not an entry."""
+    text = (
+        "Notes\n\nRetrieval augmented generation was introduced by Lewis et al. (2020).\n\n"
+        "REFERENCES\nLewis, P., Perez, E. (2020). Retrieval-augmented generation for NLP tasks. "
+        "NeurIPS. arXiv:2005.11401\nKarpukhin, V. (2020). Dense passage retrieval for QA. EMNLP.\n"
+    )
+    assert entries(text) == [
+        (None, "Retrieval-augmented generation for NLP tasks"),
+        (None, "Dense passage retrieval for QA"),
+    ]
+    assert {e.section for e in Document(text).entries} == {"REFERENCES"}

@@ -92,11 +92,31 @@ def looks_like_authors(text: str) -> bool:
 
 def reads_as_authors(text: str) -> bool:
     """Looser than :func:`looks_like_authors`: an author list some piece of which did not
-    parse, but which still has the "Surname, I." pairs or the "et al." of one."""
+    parse, but which still has the "Surname, I." pairs of one, or is a few names ending in
+    "et al." ("Lewis, P. et al."; never "… was introduced by Lewis et al.").
+
+    >>> reads_as_authors("Lewis, P., Perez, E., Küchemann, S., ... & Kasneci, G.")
+    True
+    >>> reads_as_authors("Retrieval augmented generation was introduced by Lewis et al.")
+    False
+    """
     if looks_like_authors(text):
         return True
     head = text[:1500].replace("~", " ")
-    return len(_INITIALLED.findall(head)) >= 2 or bool(_ET_AL.search(head[:300]))
+    if len(_INITIALLED.findall(head)) >= 2:
+        return True
+    m = _ET_AL.search(head)
+    if m is None or head[m.end() :].strip(" \t\n.,;:*_"):
+        return False
+    words = head[: m.start()].split()
+    return 0 < len(words) <= 6 and not any(
+        w[:1].islower() and w.casefold() not in _PARTICLES for w in words
+    )
+
+
+_PARTICLES = frozenset(
+    "van von de der den del della di da du le la dos das ter ten bin al el".split()
+)
 
 
 def split_authors(text: str, limit: int = 100) -> tuple[str, ...]:

@@ -276,6 +276,15 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 blocks.append(Block(HEADING, b.start, b.body, b.end, b.line, level))
             elif ch in "*_-" and _RULE.match(text, pos, content_end) is not None:
                 close()
+            elif (
+                (current is None or current.kind == PARAGRAPH)
+                and content_end - first <= 62
+                and _LABEL_TEXT.match(text, first, content_end) is not None
+                and text[first:content_end].rstrip(" \t:").casefold() in _LABEL_WORDS
+            ):
+                close()  # "REFERENCES" on its own line heads the lines under it
+                hend = first + len(text[first:content_end].rstrip(" \t:"))
+                blocks.append(Block(HEADING, pos, first, hend, line_no, LABEL_LEVEL))
             elif ch in "*_" and (m := _BOLD_LINE.match(text, first, content_end)) is not None:
                 close()  # a line that is all bold heads what follows, even without a blank line
                 blocks.append(

@@ -207,7 +207,8 @@ def find_entries(
         flush_item()
         if block.kind == PARAGRAPH:
             if in_section or _strong(text, block.body, min(block.end, block.body + 400), ids):
-                for start, end, line in _line_entries(text, block, ids, in_section):
+                firm = in_section and not _soft_section(section)
+                for start, end, line in _line_entries(text, block, ids, firm):
                     span = (start, start, end)
                     entries.append(_entry(text, span, line, None, ids, section=section))
         elif block.kind == CELL and in_section and block.level == 0:
@@ -219,6 +220,16 @@ def find_entries(
     entries.extend(bibtex)
     entries.sort(key=lambda e: e.start)
     return entries
+
+
+_SOFT = frozenset({"notes", "footnotes", "endnotes", "links"})
+
+
+def _soft_section(section: str | None) -> bool:
+    """A "Notes" or "Links" section lists references as items, but its paragraphs are as often
+    commentary ("Retrieval was introduced by Lewis et al."): there a paragraph line is an entry
+    only when it has the shape of one, as outside any section."""
+    return section is not None and _HEADING_NOISE.sub(" ", section.casefold()).strip() in _SOFT
 
 
 def _inside(spans: list[tuple[int, int]], offset: int) -> bool:
