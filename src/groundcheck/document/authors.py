@@ -115,7 +115,27 @@ def reads_as_authors(text: str) -> bool:
 
 
 _PARTICLES = frozenset(
-    "van von de der den del della di da du le la dos das ter ten bin al el".split()
+    [
+        "van",
+        "von",
+        "de",
+        "der",
+        "den",
+        "del",
+        "della",
+        "di",
+        "da",
+        "du",
+        "le",
+        "la",
+        "dos",
+        "das",
+        "ter",
+        "ten",
+        "bin",
+        "al",
+        "el",
+    ]
 )
 
 
