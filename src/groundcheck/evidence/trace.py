@@ -20,9 +20,9 @@ from typing import Any
 
 from attrs import frozen
 
+from groundcheck.evidence.listings import harvest
 from groundcheck.evidence.walk import flatten
-from groundcheck.extractors import Extractor, find_mentions, identifiers_in
-from groundcheck.extractors.registry import schemes_of
+from groundcheck.extractors import Extractor, find_mentions
 from groundcheck.model import TITLE_SCHEME, Evidence, EvidenceSet, Identifier, Mention, Work
 from groundcheck.text import TextView
 
@@ -143,13 +143,9 @@ def make_evidence(
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
                         works.append(Work(frozenset(beside), title, origin="line"))
-        if flat.pairs:
-            # A record's sibling fields only need their identifiers: skip the title finder.
-            id_finders = [e for e in extractors if not _finds_titles(e)]
-            for title, siblings in flat.pairs:
-                named = identifiers_in(siblings, id_finders) if siblings else set()
-                if named:
-                    works.append(Work(frozenset(named), title))
+        found_works = harvest(flat, view, ids, extractors)  # records, listings, tables
+        titles.extend(found_works.titles)
+        works.extend(found_works.works)
     if excluded is not None:
         titles = []
     return Evidence(
@@ -165,10 +161,6 @@ def make_evidence(
         excluded=excluded,
         works=tuple(dict.fromkeys(works)),
     )
-
-
-def _finds_titles(extractor: Extractor) -> bool:
-    return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
 
 
 def _shared(value: Any, shared: dict[Any, Any] | None) -> Any:
