@@ -31,6 +31,7 @@ from groundcheck.grounding.title_rules import (
         ("Paper 3: Toy Models of Superposition", "Toy Models of Superposition"),
         ("1. Laughing Heads: Can Transformers Detect", "Laughing Heads: Can Transformers Detect"),
         ("2.1) Dense Passage Retrieval", "Dense Passage Retrieval"),
+        ("2.1 Linear Representations of Sentiment", "Linear Representations of Sentiment"),
         ("(a) Sparse Autoencoders Find Features", "Sparse Autoencoders Find Features"),
         ("(iv) Sparse Autoencoders Find Features", "Sparse Autoencoders Find Features"),
         ("#4 Scaling Laws for Neural Language Models", "Scaling Laws for Neural Language Models"),
@@ -133,6 +134,9 @@ def test_generic_subtitles(tail: str) -> None:
         ("Demystifying Neural Networks: Low-Rank Approximation | by Dagang Wei | Medium", "Demystifying Neural Networks: Low-Rank Approximation"),
         ("Retrieval-Augmented Generation for NLP Tasks - arXiv", "Retrieval-Augmented Generation for NLP Tasks"),
         ("(PDF) Dense Passage Retrieval for Open-Domain QA", "Dense Passage Retrieval for Open-Domain QA"),
+        ("[PDF] Linear Representations of Sentiment | Semantic Scholar", "Linear Representations of Sentiment"),
+        ("NeurIPS Poster Inferring stochastic low-rank recurrent networks", "Inferring stochastic low-rank recurrent networks"),
+        ("LLMs Know More Than They Show – Project Page", "LLMs Know More Than They Show"),
         ("rag_paper <- Retrieval-Augmented Generation", "Retrieval-Augmented Generation"),
         ("2101.03961: Switch Transformers", "Switch Transformers"),
         ("Toy Models of Superposition (Elhage et al., 2022)", "Toy Models of Superposition"),
@@ -234,7 +238,7 @@ def _brute(
                 s = Levenshtein.normalized_similarity(q, tf.text) * 100.0
                 if s >= threshold:
                     keys.append((-s, 0, i, rank))
-                p = prefix_of(q, tf.text) if rules.prefix else None
+                p = prefix_of(q, tf.text) if rules.prefix and tf.prefixable else None
                 if p is not None:
                     s = Levenshtein.normalized_similarity(q, p) * 100.0
                     if s >= threshold:

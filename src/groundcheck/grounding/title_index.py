@@ -98,12 +98,14 @@ class TitleIndex:
         choices: list[str] = []
         owners: list[int] = []
         applied: list[tuple[str, ...]] = []
+        prefixable: list[bool] = []
         cuts: dict[str, list[tuple[int, str]]] = {}
         for i, title in enumerate(self.titles):
             for form in title_forms(title, self.rules):
                 choices.append(form.text)
                 owners.append(i)
                 applied.append(form.rules)
+                prefixable.append(form.prefixable)
             cut = cut_prefix(title, self.rules) if self.rules.cut else None
             if cut is not None:
                 cuts.setdefault(_head(cut), []).append((i, cut))
@@ -113,6 +115,8 @@ class TitleIndex:
         """``owners[j]``: the title that ``choices[j]`` stands for."""
         self.applied: tuple[tuple[str, ...], ...] = tuple(applied)
         """``applied[j]``: the rules that made ``choices[j]`` from its title."""
+        self.prefixable: tuple[bool, ...] = tuple(prefixable)
+        """``prefixable[j]``: may a cited title be a prefix of ``choices[j]``?"""
         self._cuts = cuts
         self._exact: dict[str, int] = {}
         postings: dict[str, list[int]] = {}
@@ -176,7 +180,12 @@ class TitleIndex:
             j = candidates[at]
             best = (score, _WHOLE, self.owners[j], self.applied[j])
         if self.rules.prefix and q.count(" ") >= 2:
-            pairs = [(c, p) for c in candidates if (p := prefix_of(q, self.choices[c])) is not None]
+            ok = self.prefixable
+            pairs = [
+                (c, p)
+                for c in candidates
+                if ok[c] and (p := prefix_of(q, self.choices[c])) is not None
+            ]
             if pairs:
                 found = self._top(q, [p for _, p in pairs], cutoff)
                 if found is not None:

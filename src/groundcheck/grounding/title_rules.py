@@ -55,10 +55,16 @@ RULES = ("enumeration", "parenthetical", "main-title", "decoration", "acronym", 
 
 @frozen
 class Form:
-    """One normalised way to read a title, and the rules that produced it (none: as written)."""
+    """One normalised way to read a title, and the rules that produced it (none: as written).
+
+    ``prefixable`` is false for a returned title as written when it carries a decoration: its
+    first words are the decoration's ("pdf linear representations"), so only the clean form
+    may stand behind a cited prefix.
+    """
 
     text: str
     rules: tuple[str, ...] = ()
+    prefixable: bool = True
 
 
 @frozen
@@ -100,14 +106,16 @@ _ENUMERATION = re.compile(
             [ \t]{0,3}[:.)\]–—-][ \t]{0,3}
       | \#\d{1,3}[ \t]{0,3}[:.)\]–—-]?[ \t]{1,3}
       | \d{1,3}(?:\.\d{1,2}){0,2}[.)][ \t]{1,3}
+      | \d{1,3}(?:\.\d{1,2}){1,2}[ \t]{1,3}
       | \[\d{1,3}\][ \t]{0,3}
       | \([ \t]?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[ \t]?\)[ \t]{1,3}
       | [a-z]\)[ \t]{1,3}
     )""",
     re.VERBOSE,
 )
-"""``Paper 3:``, ``#4``, ``1.``, ``2.1)``, ``[7]``, ``(a)``, ``(iv)``, ``b)`` before a title. A
-bare number without a dot stays ("2 OLMo 2 Furious" is a title), and so does "1.58-bit"."""
+"""``Paper 3:``, ``#4``, ``1.``, ``2.1)``, ``2.1``, ``[7]``, ``(a)``, ``(iv)``, ``b)`` before a
+title. A bare number without a dot stays ("2 OLMo 2 Furious" is a title), and so does
+"1.58-bit" (no space after the number)."""
 
 _TRAILING_PARENTHETICAL = re.compile(
     r"[ \t]{0,8}(?:\([^()\n]{1,120}\)|\[[^\[\]\n]{1,60}\])[ \t.]{0,4}$"
@@ -325,16 +333,18 @@ def main_titles(title: str) -> list[str]:
 
 
 _ID_PREFIX = re.compile(
-    r"\s{0,4}(?:\[(?:arxiv:)?\d{4}\.\d{4,5}(?:v\d{1,3})?\]|\((?i:pdf)\)|(?i:arxiv:)?\d{4}\.\d{4,5}"
-    r"(?:v\d{1,3})?(?:\s{0,3}[:\]–—|-])?)\s{1,4}"
+    r"\s{0,4}(?:\[(?:arxiv:)?\d{4}\.\d{4,5}(?:v\d{1,3})?\]|[(\[](?i:pdf|html|citation|book)[)\]]"
+    r"|(?:NeurIPS|ICLR|ICML|CVPR|ACL|EMNLP|AAAI)(?:\s\d{4})?\s(?:Poster|Oral|Spotlight)"
+    r"|(?i:arxiv:)?\d{4}\.\d{4,5}(?:v\d{1,3})?(?:\s{0,3}[:\]–—|-])?)\s{1,4}"
 )
-"""``[2402.15335] Title``, ``(PDF) Title``, ``2101.03961: Title`` — a web page or listing's id."""
+"""``[2402.15335] Title``, ``(PDF) Title``, ``[PDF] Title``, ``NeurIPS Poster Title``,
+``2101.03961: Title`` — what a web page or listing puts before a title."""
 _LABEL_ARROW = re.compile(r"\s{0,4}[\w.:/-]{1,40}\s{0,4}(?:<-|<=|->|=>|→|←|⇐|⇒)\s{0,4}")
 """``paper_3 <- Title``: a short label and an arrow glued before a listing title."""
 _SITE_SUFFIX = re.compile(
     r"\s{1,4}(?:\||[-–—·]\s(?i:arxiv|openreview|semantic\s?scholar|researchgate|acl\santhology|"
     r"ieee\sxplore|sciencedirect|springer(?:link)?|papers\swith\scode|hugging\s?face|"
-    r"google\sscholar|pubmed|pmc|ssrn|biorxiv|medrxiv|wikipedia|github|medium|proceedings"
+    r"google\sscholar|pubmed|pmc|ssrn|biorxiv|medrxiv|wikipedia|github|medium|project\spage|proceedings"
     r"[^|\n]{0,60}|acm[^|\n]{0,30}|neurips[^|\n]{0,30}|pmlr[^|\n]{0,30}|nature[^|\n]{0,30}))"
     r"[^|\n]{0,80}$"
 )
@@ -425,13 +435,14 @@ def title_forms(title: str, rules: RuleSet | None = None) -> tuple[Form, ...]:
     add(title, ())
     clean: str | None = strip_decorations(title) if rules.decoration else None
     add(clean, ("decoration",))
+    raw = next(iter(seen), None) if clean else None
     base = clean or title
     if rules.main_title:
         for main in main_titles(base):
             add(main, ("decoration", "main-title") if clean else ("main-title",))
     else:
         add(legacy_main_title(base), ("decoration", "main-title") if clean else ("main-title",))
-    return tuple(Form(t, r) for t, r in seen.items())
+    return tuple(Form(t, r, t != raw) for t, r in seen.items())
 
 
 def prefix_of(query: str, choice: str) -> str | None:
