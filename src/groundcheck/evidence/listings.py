@@ -23,7 +23,7 @@ import csv
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from attrs import frozen
 
@@ -98,29 +98,16 @@ def listed_works(
         return []
     starts = [m.start for m in ids]
     found: list[tuple[int, Work]] = []
-    finders = (
-        ("|", _tables),
-        ("\t", _delimited),
-        ("itle", _delimited),
-        ("itle", _key_value_blocks),
-        (":", _numbered_with_metadata),
-        ("eferences", _pdf_references),
-        ("EFERENCES", _pdf_references),
-        ("IBLIOGRAPHY", _pdf_references),
-        ("ibliography", _pdf_references),
-    )
-    done: set[object] = set()
-    for literal, finder in finders:
-        if finder in done or literal not in text:
+    for wanted, finder in _FINDERS:
+        if not wanted(text):
             continue
-        done.add(finder)
         for start, end, title, authors, year, origin in finder(text):
             clean = _clean_title(title)
             if clean is None:
                 continue
             named = _ids_between(ids, starts, start, end)
             found.append((start, Work(named, clean, authors, year, origin)))
-    if '[{"' in text or "[{'" in text:
+    if _has_pasted_json(text):
         found.extend(_pasted_json(text, extractors))
     found.sort(key=lambda p: p[0])
     return list(dict.fromkeys(w for _, w in found))
@@ -246,7 +233,7 @@ def _rows(text: str, pos: int, header: list[str], sep: str, origin: str) -> Iter
 
 # Delimited listings under a header ------------------------------------------------------------
 
-_TITLE_WORD = re.compile(r"(?i)\btitle\b")
+_TITLE_WORD = re.compile(r"(?i)\b(?:title|paper)\b")
 
 
 def _delimited(text: str) -> Iterator[_Item]:
@@ -436,3 +423,54 @@ def _pasted_json(text: str, extractors: Sequence[Extractor]) -> Iterator[tuple[i
         for r in flatten(parsed).records:
             named = identifiers_in(r.siblings, id_finders) if r.siblings else set()
             yield m.start(), Work(frozenset(named), r.title, r.authors, r.year, "record")
+
+
+# The tests below run on every output: one-character checks (memchr, fast) come first, so
+# that an output of ids and prose is rejected in a few microseconds.
+
+
+def _has_table(text: str) -> bool:
+    return "|" in text and "\n" in text and "---" in text
+
+
+def _has_header(text: str) -> bool:
+    return (
+        "\n" in text
+        and ("\t" in text or "|" in text or "," in text)
+        and ("itle" in text or "ITLE" in text or "aper" in text)
+    )
+
+
+def _has_title_lines(text: str) -> bool:
+    return ":" in text and ("itle:" in text or "itle**:" in text or "ITLE:" in text)
+
+
+def _has_numbered(text: str) -> bool:
+    """Listings are numbered from 1 (a later page of results alone is not seen)."""
+    return "\n" in text and (
+        "\n1. " in text or "\n1) " in text or "\n[1] " in text or text[:12].lstrip()[:3] in (
+            "1. ", "1) ", "[1]",
+        )
+    )  # fmt: skip
+
+
+def _has_references(text: str) -> bool:
+    return "\n" in text and (
+        "eferences" in text or "EFERENCES" in text or "ibliography" in text or "IBLIOGRAPHY" in text
+    )
+
+
+def _has_pasted_json(text: str) -> bool:
+    """JSON after a label on a line (``Links: [{…``); not an output that *is* JSON (the walk
+    already read that one's records)."""
+    return "[" in text and text[:1] not in ("[", "{") and (":[{" in text or ": [{" in text)
+
+
+_FINDERS: tuple[tuple[Callable[[str], bool], Callable[[str], Iterator[_Item]]], ...] = (
+    (_has_table, _tables),
+    (_has_header, _delimited),
+    (_has_title_lines, _key_value_blocks),
+    (_has_numbered, _numbered_with_metadata),
+    (_has_references, _pdf_references),
+)
+"""Each parser, and the cheap test (substring checks) that must pass before it reads a text."""

@@ -151,6 +151,12 @@ class TitleIndex:
         """
         best: tuple[float, int, int, int, tuple[str, ...]] | None = None
         for rank, form in enumerate(forms):
+            if best is not None and best[0] == -100.0 and best[1] == _WHOLE:
+                # Only another exact hit can still win (on an earlier title): no fuzzy search.
+                j = self._exact.get(form.text)
+                if j is not None and self.owners[j] < best[2]:
+                    best = (-100.0, _WHOLE, self.owners[j], rank, (*form.rules, *self.applied[j]))
+                continue
             for found in (self._best_form(form.text, threshold), self._best_cut(form.text)):
                 if found is None:
                     continue
