@@ -28,8 +28,8 @@ _NUMBER_KEYS = ("arxiv", "eprint", "doi", "pmid", "pmc", "isbn", "issn")
 """Numbers under these keys are identifiers a tool returned as JSON numbers (``"pmid": 123``)."""
 
 _MAX_EMBEDDED_JSON = 10_000_000
-"""String leaves that look like JSON are parsed (chat tool results are often a JSON string);
-larger ones are scanned as text only."""
+"""String leaves that look like JSON are parsed (chat tool results are often a JSON string, or
+JSON Lines: one record per line); larger ones are scanned as text only."""
 
 
 @frozen
@@ -74,7 +74,24 @@ def _embedded_json(s: str) -> Any:
     try:
         return json.loads(stripped)
     except (ValueError, RecursionError):
-        return _NOT_JSON
+        pass
+    if stripped[0] == "{" and "}\n{" in stripped:
+        return _json_lines(stripped)
+    return _NOT_JSON
+
+
+def _json_lines(text: str) -> Any:
+    """A JSON Lines string (a tool that prints one record per line): the list of its records,
+    or not JSON when any non-blank line is not a JSON value."""
+    records: list[Any] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except (ValueError, RecursionError):
+            return _NOT_JSON
+    return records
 
 
 def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:

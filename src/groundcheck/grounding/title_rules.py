@@ -333,7 +333,7 @@ def main_titles(title: str) -> list[str]:
 
 
 _ID_PREFIX = re.compile(
-    r"\s{0,4}(?:\[(?:arxiv:)?\d{4}\.\d{4,5}(?:v\d{1,3})?\]|[(\[](?i:pdf|html|citation|book)[)\]]"
+    r"\s{0,4}(?:\[(?:arxiv:)?\d{4}\.\d{4,5}(?:v\d{1,3})?\]|[(\[]?(?i:pdf|html|citation|book)[)\]]"
     r"|(?:NeurIPS|ICLR|ICML|CVPR|ACL|EMNLP|AAAI)(?:\s\d{4})?\s(?:Poster|Oral|Spotlight)"
     r"|(?i:arxiv:)?\d{4}\.\d{4,5}(?:v\d{1,3})?(?:\s{0,3}[:\]–—|-])?)\s{1,4}"
 )
