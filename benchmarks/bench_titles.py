@@ -154,13 +154,14 @@ def dressed(report: list[str], seed: int = 7) -> list[str]:
     out = []
     for i, title in enumerate(report):
         r = rng.random()
+        written = title
         if r < 0.2:
-            title = f"{i % 30 + 1}. {title}"
+            written = f"{i % 30 + 1}. {title}"
         elif r < 0.4:
-            title = f"{title} ({rng.randint(2015, 2025)})"
+            written = f"{title} ({rng.randint(2015, 2025)})"
         elif r < 0.5:
-            title = f"Paper {i % 9 + 1}: {title} (Author et al., 2023)"
-        out.append(title)
+            written = f"Paper {i % 9 + 1}: {title} (Author et al., 2023)"
+        out.append(written)
     return out
 
 

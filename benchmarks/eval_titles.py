@@ -176,8 +176,12 @@ def harvest(emit: Callable[[str], None]) -> None:
     from groundcheck.extractors.builtin import BUILTIN
 
     data = json.loads((DATA / "real_tool_outputs.json").read_text("utf-8"))
-    emit("evidence titles harvested from real tool outputs (benchmarks/data/real_tool_outputs.json)")
-    emit(f"  {'output':<20}{'titles':>8}{'found':>7}{'other strings':>15}{'works':>7}{'with year':>11}")
+    emit(
+        "evidence titles harvested from real tool outputs (benchmarks/data/real_tool_outputs.json)"
+    )
+    emit(
+        f"  {'output':<20}{'titles':>8}{'found':>7}{'other strings':>15}{'works':>7}{'with year':>11}"
+    )
     total = found_total = 0
     for out in data["outputs"]:
         ev = make_evidence(out["tool"], out["id"], out["output"], BUILTIN)
@@ -187,7 +191,9 @@ def harvest(emit: Callable[[str], None]) -> None:
         total += len(wanted)
         found_total += found
         dated = sum(w.year is not None for w in ev.works)
-        emit(f"  {out['id']:<20}{len(wanted):>8}{found:>7}{len(extra):>15}{len(ev.works):>7}{dated:>11}")
+        emit(
+            f"  {out['id']:<20}{len(wanted):>8}{found:>7}{len(extra):>15}{len(ev.works):>7}{dated:>11}"
+        )
         for t in extra:
             emit(f"      also harvested: {t!r}")
     emit(f"  recall {found_total}/{total}\n")
