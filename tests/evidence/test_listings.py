@@ -227,3 +227,19 @@ def test_hostile_listings_stay_linear() -> None:
     for text in floods:
         works(text)
     assert time.perf_counter() - t0 < 60  # a hang guard; speed is measured in benchmarks/
+
+
+def test_the_agents_own_query_echoed_back_is_not_a_returned_title() -> None:
+    """Claude Code's web search repeats the query; an agent that searched for a title it then
+    cites must not be grounded by its own words coming back."""
+    out = (
+        'Web search results for query: "Neural Decoding of Imagined Jokes"\n\n'
+        'Links: [{"title":"Pun Unintended: LLMs and the Illusion of Humor Understanding",'
+        '"url":"https://arxiv.org/html/2509.12158v1"}]\n\nNo paper of that name was found.'
+    )
+    ev = make_evidence("WebSearch", "c1", out, EXTRACTORS)
+    assert "Neural Decoding of Imagined Jokes" not in ev.titles
+    assert "Pun Unintended: LLMs and the Illusion of Humor Understanding" in ev.titles
+    calls = [{"tool": "WebSearch", "output": out}]
+    report = 'As "Neural Decoding of Imagined Jokes" shows (arXiv:2509.12158), puns are hard.'
+    assert "unverified-title" in [f.code for f in audit(report, calls).findings]

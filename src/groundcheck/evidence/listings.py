@@ -48,12 +48,18 @@ class Harvest:
 
 
 def harvest(
-    flat: FlatOutput, text: str, ids: Sequence[Mention], extractors: Sequence[Extractor]
+    flat: FlatOutput,
+    text: str,
+    ids: Sequence[Mention],
+    extractors: Sequence[Extractor],
+    found: Sequence[str] = (),
 ) -> Harvest:
     """Every returned work of one output: its JSON records, and the listings in its text.
 
-    ``titles`` are every listed title (some listings give nothing else); ``works`` those
-    records and listed titles that come with identifiers, authors or a year.
+    ``titles`` are ``found`` (the titles already found in the output) without the agent's own
+    query echoed back (``Web search results for query: "…"``: the agent's words, not a result),
+    then every listed title (some listings give nothing else); ``works`` those records and
+    listed titles that come with identifiers, authors or a year.
 
     ``text`` is the matching view of ``flat.text`` and ``ids`` the identifiers already found in
     it, sorted by start (a listing's ids are looked up there, not searched again).
@@ -65,7 +71,21 @@ def harvest(
         works.extend(_record_works(flat.records, id_finders))
     listed = listed_works(text, ids, extractors)
     works.extend(w for w in listed if w.identifiers or w.authors or w.year is not None)
-    return Harvest(tuple(w.title for w in listed), tuple(works))
+    echoed = _echoed_query(text)
+    kept = [t for t in found if t != echoed] if echoed else list(found)
+    return Harvest((*kept, *(w.title for w in listed)), tuple(works))
+
+
+_ECHO = re.compile(
+    r"[ \t]{0,8}(?i:web[ \t]search[ \t]results|search[ \t]results|results)[ \t]for"
+    r"(?:[ \t]query)?:?[ \t]{0,4}[\"“']([^\"”'\n]{1,500})[\"”']"
+)
+
+
+def _echoed_query(text: str) -> str | None:
+    """The query a search tool repeats at the top of its output, if it does."""
+    m = _ECHO.match(text, 0, 600)
+    return m.group(1).strip() if m else None
 
 
 def _finds_titles(extractor: Extractor) -> bool:

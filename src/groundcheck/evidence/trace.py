@@ -143,8 +143,8 @@ def make_evidence(
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
                         works.append(Work(frozenset(beside), title, origin="line"))
-        found_works = harvest(flat, view, ids, extractors)  # records, listings, tables
-        titles.extend(found_works.titles)
+        found_works = harvest(flat, view, ids, extractors, titles)  # records, listings, tables
+        titles = list(found_works.titles)
         works.extend(found_works.works)
     if excluded is not None:
         titles = []
