@@ -305,6 +305,17 @@ _MAIN_SPLIT = re.compile(r"[ \t]{0,4}(?::|\?|!|,[ \t]{1,4}with[ \t]|[ \t][-–�
 or an em dash."""
 
 
+_ALNUM_RUN = re.compile(r"[^\W_]+")
+
+
+def _may_split(text: str) -> bool:
+    """Cheap test: does the title hold any main-title separator at all?"""
+    return (
+        ":" in text or "?" in text or "!" in text or "—" in text or ", with" in text
+        or " - " in text or " – " in text
+    )  # fmt: skip
+
+
 def main_titles(title: str) -> list[str]:
     """Main titles of a returned title: each part before a separator whose subtitle has three
     words or more and is not generic. After ``:`` or a dash a one-word main title counts
@@ -317,13 +328,15 @@ def main_titles(title: str) -> list[str]:
     """
     found: list[str] = []
     text = title.strip()
+    if not _may_split(text):
+        return found
     for m in _MAIN_SPLIT.finditer(text, 0, min(len(text), 400)):
         head, tail = text[: m.start()].strip(), text[m.end() :].strip()
         if not head or not tail:
             continue
         mark = m.group().strip()
         head_out = head + mark if mark in ("?", "!") else head
-        words = len(normalize_title(head).split())
+        words = len(_ALNUM_RUN.findall(head))
         if words == 0 or (mark not in (":", "-", "–", "—") and words < 2):
             continue
         normalized_tail = normalize_title(tail)
@@ -355,6 +368,21 @@ _TRAILING_META = re.compile(
 """A trailing ``(2020)``, ``(Lewis et al., 2020)`` or ``(arXiv:2005.11401)`` on a listing title."""
 
 
+_DECORATION_MARKS = frozenset("[(|<>→←⇐⇒·")
+
+
+def _may_be_decorated(text: str) -> bool:
+    """Cheap test: could anything of :func:`strip_decorations` apply?"""
+    return (
+        not _DECORATION_MARKS.isdisjoint(text)
+        or text[:1].isdigit()
+        or " - " in text or " – " in text or " — " in text
+        or text[:1].upper() != text[:1].lower() and text.split(" ", 2)[1:2] in (
+            ["Poster"], ["Oral"], ["Spotlight"],
+        )
+    )  # fmt: skip
+
+
 def strip_decorations(title: str) -> str | None:
     """A returned title without what a web page or listing glued on, or None when clean.
 
@@ -366,6 +394,8 @@ def strip_decorations(title: str) -> str | None:
     'Sparse Autoencoders Find Highly Interpretable Features'
     """
     text = title.strip()
+    if not _may_be_decorated(text):
+        return None
     for _ in range(2):
         m = _ID_PREFIX.match(text) or _LABEL_ARROW.match(text)
         if m is None or m.end() >= len(text):
@@ -399,7 +429,9 @@ def cut_prefix(title: str, rules: RuleSet | None = None) -> str | None:
     >>> cut_prefix("Scaling Monosemanticity: Extracting Interpretable Fea...")
     'scaling monosemanticity extracting interpretable fea'
     """
-    m = _CUT_END.search(title)
+    if not title.rstrip().endswith(("...", "…")):
+        return None
+    m = _CUT_END.search(title, max(0, len(title) - 12))
     if m is None:
         return None
     normalized = normalize_title(title[: m.start()])
