@@ -1,4 +1,4 @@
-"""The ``groundcheck`` command: audit | extract | extractors | rate | compare | ledger.
+"""The ``groundcheck`` command: audit | extract | extractors | rate | compare | ledger | mcp.
 
 Exit codes are a contract for CI: 0 the report passed, 1 findings at or above ``--fail-on``,
 2 the command could not run (usage, unreadable or malformed input). Errors are one line on

@@ -308,6 +308,24 @@ def run_ledger(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
 
 
+# -- mcp -------------------------------------------------------------------------------------
+
+
+def declare_mcp(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "server_args",
+        nargs=argparse.REMAINDER,
+        metavar="...",
+        help="passed to the server (see docs/integrations.md); needs the 'mcp' extra",
+    )
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    from groundcheck.integrations.mcp import main
+
+    return main(args.server_args)
+
+
 COMMANDS = (
     Command(
         "audit",
@@ -345,6 +363,14 @@ COMMANDS = (
         "Show the runs of an evidence ledger, or audit a report against one run.",
         declare_ledger,
         run_ledger,
+    ),
+    Command(
+        "mcp",
+        "serve the audit and extract tools over MCP (stdio)",
+        "Run an MCP server over stdio with the read-only tools 'audit' and 'extract', for "
+        "agents and MCP clients (needs the 'mcp' extra).",
+        declare_mcp,
+        run_mcp,
     ),
     Command(
         "extractors",
