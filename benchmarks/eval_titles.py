@@ -199,6 +199,102 @@ def harvest(emit: Callable[[str], None]) -> None:
     emit(f"  recall {found_total}/{total}\n")
 
 
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+
+
+def _corpus_evidence(paths: list[Path]) -> Any:
+    """Each case's evidence as groundcheck reads it; an export no trace format reads (a CSV or
+    JSON of search results) is one tool output, and a pydantic-ai history its tool returns."""
+    from groundcheck.errors import UnknownFormat
+    from groundcheck.evidence import load_evidence
+    from groundcheck.evidence.trace import make_evidence
+    from groundcheck.extractors.builtin import BUILTIN
+    from groundcheck.model import EvidenceSet
+
+    calls: list[Any] = []
+    for path in paths:
+        try:
+            calls.extend(load_evidence(path).evidence.calls)
+            continue
+        except UnknownFormat:
+            pass
+        text = path.read_text("utf-8")
+        if path.suffix not in (".json", ".csv"):
+            continue  # not a trace and not an export: the agent's own text, not evidence
+        if path.suffix == ".csv":
+            calls.append(make_evidence("records", path.name, text, BUILTIN))
+            continue
+        data = json.loads(text)
+        returns = _tool_returns(data)
+        outputs = returns if returns else [data]
+        calls.extend(
+            make_evidence("records", f"{path.name}#{i}", out, BUILTIN)
+            for i, out in enumerate(outputs)
+        )
+    return EvidenceSet(calls)
+
+
+def _tool_returns(data: Any) -> list[Any]:
+    """The contents of pydantic-ai ``tool-return`` parts, in order (none: not such a history)."""
+    found: list[Any] = []
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if value.get("part_kind") == "tool-return":
+                found.append(value.get("content"))
+                continue
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
+    return found
+
+
+def corpus(emit: Callable[[str], None]) -> None:
+    """End to end on tests/corpus (real runs, hand labels): evidence harvest and matching."""
+    if not (CORPUS / "cases.py").is_file():
+        emit("tests/corpus not found: skipped\n")
+        return
+    import sys
+
+    from groundcheck.grounding import EvidenceTitles
+
+    sys.path.insert(0, str(CORPUS))
+    from cases import load_cases  # type: ignore[import-not-found]
+
+    cases = [(c, _corpus_evidence(list(c.evidence_paths))) for c in load_cases()]
+    labels = sum(
+        1 for c, _ in cases for lb in c.labels if lb.kind == "title" and lb.expected != "uncertain"
+    )
+    emit(f"tests/corpus: {len(cases)} real runs, {labels} title labels (uncertain ones skipped)")
+    emit(
+        f"  {'rules':<24}{'grounded found':>16}{'unreturned quiet':>18}{'non-titles unmatched':>22}"
+    )
+    for name, rules in (("none (before the rules)", RuleSet.none()), ("all rules", ALL_RULES),
+                        *((f"all - {r}", ALL_RULES.without(r)) for r in RULES)):  # fmt: skip
+        tally = {"grounded": [0, 0], "not-in-evidence": [0, 0], "not-a-title": [0, 0]}
+        misses: list[str] = []
+        for case, evidence in cases:
+            titles = EvidenceTitles(evidence, rules)
+            for lb in case.labels:
+                if lb.kind != "title" or lb.expected not in tally:
+                    continue
+                matched = titles.match(lb.text, DEFAULT) is not None
+                # A non-title that matches is no false alarm (nothing is warned); count it apart.
+                good = matched if lb.expected == "grounded" else not matched
+                tally[lb.expected][0] += good
+                tally[lb.expected][1] += 1
+                if not good:
+                    misses.append(f"{case.name}: {lb.expected}: {lb.text!r}")
+        cells = [f"{a}/{b}" for a, b in tally.values()]
+        emit(f"  {name:<24}{cells[0]:>16}{cells[1]:>18}{cells[2]:>22}")
+        if name == "all rules":
+            full_misses = misses
+    for m in full_misses:
+        emit(f"      with all rules, wrong: {m}")
+    emit("")
+
+
 def scorers(emit: Callable[[str], None]) -> None:
     """The scorer comparison that chose Levenshtein (same normalisation and forms for all)."""
     from rapidfuzz import fuzz, process
@@ -231,6 +327,7 @@ def main() -> None:
         table(labelled, args.markdown, print)
         contributions(labelled, print)
     harvest(print)
+    corpus(print)
     if args.scorers:
         scorers(print)
 

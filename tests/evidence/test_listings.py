@@ -243,3 +243,45 @@ def test_the_agents_own_query_echoed_back_is_not_a_returned_title() -> None:
     calls = [{"tool": "WebSearch", "output": out}]
     report = 'As "Neural Decoding of Imagined Jokes" shows (arXiv:2509.12158), puns are hard.'
     assert "unverified-title" in [f.code for f in audit(report, calls).findings]
+
+
+def test_pipe_lines_with_an_id() -> None:
+    """A Codex run's own arXiv API printout (tests/corpus/codex-lit-review-curl-from-memory):
+    ``  Title | 2310.05344v1`` lines; the title is the field without the id."""
+    text = (
+        "\nQuery SteerLM http://export.arxiv.org/api/query?search_query=ti:SteerLM&max_results=3\n"
+        "  HelpSteer: Multi-attribute Helpfulness Dataset for SteerLM | 2311.09528v1\n"
+        "  SteerLM: Attribute Conditioned SFT as an (User-Steerable) Alternative to RLHF | 2310.05344v1\n"
+        "  Mélanie Gaillochet; Mehrdad Noori | 2507.02743v1\n"
+    )
+    assert [(t, ids) for t, _, _, _, ids in works(text)] == [
+        ("HelpSteer: Multi-attribute Helpfulness Dataset for SteerLM", {"2311.09528"}),
+        (
+            "SteerLM: Attribute Conditioned SFT as an (User-Steerable) Alternative to RLHF",
+            {"2310.05344"},
+        ),
+    ]
+
+
+def test_csv_rows_with_wrapped_quoted_titles() -> None:
+    """A LangGraph agent's CSV export (tests/corpus/langgraph-litagent-wrapped-titles-records):
+    quoted titles hard-wrapped over two lines are one row, one title."""
+    text = (
+        "id,source,title,year,venue,doi,url\n"
+        'http://arxiv.org/abs/2507.02743v1,arxiv,"Prompt learning with bounding box constraints for medical image\n'
+        '  segmentation",2025,arXiv,,http://arxiv.org/abs/2507.02743v1\n'
+        'http://arxiv.org/abs/2506.02914v1,arxiv,"Towards Auto-Annotation from Annotation Guidelines: A Benchmark through\n'
+        '  3D LiDAR Detection",2025,arXiv,,http://arxiv.org/abs/2506.02914v1\n'
+    )
+    assert [(t, y, ids) for t, _, y, _, ids in works(text)] == [
+        (
+            "Prompt learning with bounding box constraints for medical image segmentation",
+            2025,
+            {"2507.02743"},
+        ),
+        (
+            "Towards Auto-Annotation from Annotation Guidelines: A Benchmark through 3D LiDAR Detection",
+            2025,
+            {"2506.02914"},
+        ),
+    ]

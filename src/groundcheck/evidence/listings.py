@@ -127,6 +127,9 @@ def listed_works(
                 continue
             named = _ids_between(ids, starts, start, end)
             found.append((start, Work(named, clean, authors, year, origin)))
+    if ids and (" | " in text or "\t" in text):
+        listed = {w.title for _, w in found}  # a row another parser read keeps its metadata
+        found.extend(p for p in _lines_with_ids(text, ids) if p[1].title not in listed)
     if _has_pasted_json(text):
         found.extend(_pasted_json(text, extractors))
     found.sort(key=lambda p: p[0])
@@ -160,13 +163,46 @@ def _clean_title(raw: str) -> str | None:
     """
     text = _LINK.sub(r"\1", raw.strip())
     text = _MARKUP.sub("", text).strip()
-    text = _TRAILING_YEAR.sub("", text).strip().strip('"“”').strip()
+    text = " ".join(_TRAILING_YEAR.sub("", text).strip().strip('"“”').split())
     if not text or len(text) > _MAX_TITLE or "://" in text:
         return None
     words = [w for w in text.split() if _HAS_WORD.search(w)]
     if len(words) < _MIN_TITLE_WORDS:
         return None
     return text
+
+
+# Pipe- or tab-separated lines holding an identifier --------------------------------------------
+
+
+def _lines_with_ids(text: str, ids: Sequence[Mention]) -> Iterator[tuple[int, Work]]:
+    """``Title | 2310.05344v1``, ``2101.03961<TAB>Title<TAB>2021``: a delimited line with an
+    identifier; its title is the first other field that reads as a title (not authors)."""
+    seen: set[int] = set()
+    for m in ids:
+        start = text.rfind("\n", 0, m.start) + 1
+        if start in seen:
+            continue
+        seen.add(start)
+        end = text.find("\n", m.end)
+        end = len(text) if end == -1 else end
+        line = text[start:end]
+        if len(line) > 2000 or line.lstrip().startswith("|"):
+            continue  # a Markdown table row: the table parser reads tables with a header
+        sep = " | " if " | " in line else "\t" if "\t" in line else None
+        if sep is None:
+            continue
+        keys = frozenset(k for i in ids if start <= i.start < end for k in i.keys)
+        offset = start
+        for field in line.split(sep):
+            at = offset
+            offset += len(field) + len(sep)
+            if any(at <= i.start < at + len(field) for i in ids) or _looks_like_authors(field):
+                continue
+            title = _clean_title(field)
+            if title is not None and len(title.split()) >= 3:
+                yield start, Work(keys, title, origin="line")
+                break
 
 
 # Markdown tables ------------------------------------------------------------------------------
@@ -227,6 +263,13 @@ def _rows(text: str, pos: int, header: list[str], sep: str, origin: str) -> Iter
     while pos < len(text):
         end = text.find("\n", pos)
         end = len(text) if end == -1 else end
+        if sep == ",":
+            # A quoted CSV field may hold line breaks (a wrapped title): join up to 8 lines.
+            for _ in range(8):
+                if text.count('"', pos, end) % 2 == 0 or end >= len(text):
+                    break
+                nxt = text.find("\n", end + 1)
+                end = len(text) if nxt == -1 else nxt
         line = text[pos:end]
         if sep not in line or not line.strip():
             return
@@ -417,9 +460,9 @@ def _looks_like_authors(segment: str) -> bool:
     """Names: initials ("P. Lewis, E. Perez"), "and"/"&" between capitalised words, et al."""
     if "et al" in segment or _INITIALS.search(segment):
         return True
-    words = segment.replace(",", " ").split()
+    words = segment.replace(",", " ").replace(";", " ").split()
     capitalised = sum(1 for w in words if w[:1].isupper() or w in ("and", "&"))
-    return "," in segment and capitalised == len(words) and len(words) >= 2
+    return ("," in segment or ";" in segment) and capitalised == len(words) and len(words) >= 2
 
 
 # JSON pasted after a label ---------------------------------------------------------------------

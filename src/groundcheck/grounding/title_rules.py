@@ -377,9 +377,9 @@ def _may_be_decorated(text: str) -> bool:
         not _DECORATION_MARKS.isdisjoint(text)
         or text[:1].isdigit()
         or " - " in text or " – " in text or " — " in text
-        or text[:1].upper() != text[:1].lower() and text.split(" ", 2)[1:2] in (
+        or (text[:1].upper() != text[:1].lower() and text.split(" ", 2)[1:2] in (
             ["Poster"], ["Oral"], ["Spotlight"],
-        )
+        ))
     )  # fmt: skip
 
 
