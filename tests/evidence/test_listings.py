@@ -222,6 +222,9 @@ def test_hostile_listings_stay_linear() -> None:
         "|" * 200_000,
         "-" * 200_000,
         "Links: [{" * 20_000,
+        "x | 2101.00001 | a b c d " * 20_000,  # one line, many ids and pipes
+        "paper, title\t" * 50_000,  # one line, many header words
+        "a | b\n" + "|---|---|\n" * 20_000,
     ]
     t0 = time.perf_counter()
     for text in floods:

@@ -177,32 +177,54 @@ def _clean_title(raw: str) -> str | None:
 
 def _lines_with_ids(text: str, ids: Sequence[Mention]) -> Iterator[tuple[int, Work]]:
     """``Title | 2310.05344v1``, ``2101.03961<TAB>Title<TAB>2021``: a delimited line with an
-    identifier; its title is the first other field that reads as a title (not authors)."""
+    identifier; its title is the first other field that reads as a title (not authors).
+
+    Lines longer than :data:`_MAX_LINE` are not listings; every search is bounded by it, and
+    a line's identifiers are found by bisection, so a flood of ids on one line stays linear.
+    """
+    starts = [m.start for m in ids]
     seen: set[int] = set()
     for m in ids:
-        start = text.rfind("\n", 0, m.start) + 1
-        if start in seen:
+        start = _line_start(text, m.start)
+        if start is None or start in seen:
             continue
         seen.add(start)
-        end = text.find("\n", m.end)
-        end = len(text) if end == -1 else end
+        end = text.find("\n", m.end, m.end + _MAX_LINE)
+        if end == -1:
+            if len(text) - m.end > _MAX_LINE:
+                continue
+            end = len(text)
         line = text[start:end]
-        if len(line) > 2000 or line.lstrip().startswith("|"):
+        if line.lstrip().startswith("|"):
             continue  # a Markdown table row: the table parser reads tables with a header
         sep = " | " if " | " in line else "\t" if "\t" in line else None
         if sep is None:
             continue
-        keys = frozenset(k for i in ids if start <= i.start < end for k in i.keys)
+        on_line = ids[bisect_left(starts, start) : bisect_left(starts, end)]
+        keys = frozenset(k for i in on_line for k in i.keys)
         offset = start
         for field in line.split(sep):
             at = offset
             offset += len(field) + len(sep)
-            if any(at <= i.start < at + len(field) for i in ids) or _looks_like_authors(field):
+            if any(at <= i.start < at + len(field) for i in on_line) or _looks_like_authors(field):
                 continue
             title = _clean_title(field)
             if title is not None and len(title.split()) >= 3:
                 yield start, Work(keys, title, origin="line")
                 break
+
+
+_MAX_LINE = 2000
+"""A listing line is at most this long; longer lines are prose or packed data."""
+
+
+def _line_start(text: str, at: int) -> int | None:
+    """Start of the line holding ``text[at]``, or None when it lies over :data:`_MAX_LINE` back."""
+    lo = max(0, at - _MAX_LINE)
+    found = text.rfind("\n", lo, at)
+    if found == -1:
+        return 0 if lo == 0 else None
+    return found + 1
 
 
 # Markdown tables ------------------------------------------------------------------------------
@@ -248,7 +270,9 @@ def _tables(text: str) -> Iterator[_Item]:
         header_end = rule.start() - 1
         if header_end <= 0:
             continue
-        header_start = text.rfind("\n", 0, header_end) + 1
+        header_start = _line_start(text, header_end)
+        if header_start is None:
+            continue
         header = [_header_key(c) for c in _cells(text[header_start:header_end])]
         yield from _rows(text, rule.end() + 1, header, "|", "table")
 
@@ -303,15 +327,16 @@ def _delimited(text: str) -> Iterator[_Item]:
     """Rows of tab-, pipe- or comma-separated listings whose header line has a title field."""
     seen_lines: set[int] = set()
     for m in _TITLE_WORD.finditer(text):
-        line_start = text.rfind("\n", 0, m.start()) + 1
-        if line_start in seen_lines:
+        line_start = _line_start(text, m.start())
+        if line_start is None or line_start in seen_lines:
             continue
         seen_lines.add(line_start)
-        line_end = text.find("\n", m.end())
-        line_end = len(text) if line_end == -1 else line_end
+        line_end = text.find("\n", m.end(), m.end() + _MAX_LINE)
+        if line_end == -1:
+            if len(text) - m.end() > _MAX_LINE:
+                continue
+            line_end = len(text)
         line = text[line_start:line_end]
-        if len(line) > 2000:
-            continue
         for sep in ("\t", "|", ","):
             if sep not in line or (sep == "|" and _TABLE_RULE.match(text, line_end + 1)):
                 continue  # a Markdown table's header: the table parser reads it
