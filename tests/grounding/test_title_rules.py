@@ -225,6 +225,14 @@ def test_rules_add_no_false_match(cited: str) -> None:
 # -- the whole rule set against brute force -----------------------------------------------------
 
 
+def _score(q: str, text: str, threshold: float) -> float | None:
+    """The score when at least ``threshold``, compared as rapidfuzz compares a cutoff (the
+    index asks rapidfuzz, so a score equal to the threshold is decided the same way)."""
+    cutoff = threshold / 100.0
+    s = Levenshtein.normalized_similarity(q, text, score_cutoff=cutoff)
+    return s * 100.0 if s and s >= cutoff else None
+
+
 def _brute(
     titles: list[str], query: str, threshold: float, rules: RuleSet
 ) -> tuple[int, float] | None:
@@ -235,13 +243,13 @@ def _brute(
         for i, title in enumerate(titles):
             keys: list[tuple[float, int, int, int]] = []
             for tf in title_forms(title, rules):
-                s = Levenshtein.normalized_similarity(q, tf.text) * 100.0
-                if s >= threshold:
+                s = _score(q, tf.text, threshold)
+                if s is not None:
                     keys.append((-s, 0, i, rank))
                 p = prefix_of(q, tf.text) if rules.prefix and tf.prefixable else None
                 if p is not None:
-                    s = Levenshtein.normalized_similarity(q, p) * 100.0
-                    if s >= threshold:
+                    s = _score(q, p, threshold)
+                    if s is not None:
                         keys.append((-s, 1, i, rank))
             cut = cut_prefix(title, rules) if rules.cut else None
             if cut is not None and _continues(q, cut):

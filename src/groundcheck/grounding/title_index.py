@@ -176,7 +176,8 @@ class TitleIndex:
         if j is not None:
             return 100.0, _WHOLE, self.owners[j], self.applied[j]
         cutoff = threshold / 100.0
-        candidates = self._candidates(q, cutoff)
+        # In index order, so that the earliest of equal scores is the earliest title.
+        candidates = sorted(self._candidates(q, cutoff))
         if not candidates:
             return None
         best: _Found | None = None
