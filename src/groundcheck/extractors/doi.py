@@ -22,18 +22,27 @@ DOI = Scheme(SCHEME, "DOI", "doi:")
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 """DataCite prefix arXiv registers every paper under: ``10.48550/arXiv.2202.01037``."""
 
+_SUFFIX_CHAR = (
+    r"[^\s\x00-\x1f\x7f-\x9f\"'`{}|\\^<\[\]?#"
+    r"\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
+)
 _CANDIDATE = re.compile(
-    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])"
-    r"((?:[^\s\"'`{}|\\^<\[\]?#\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
-    r"|<(?=[0-9]))*)"
+    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))*)"
 )
 """``10.`` + registrant + ``/`` (or ``%2F``) + the longest run of characters a DOI may hold.
 The registrant's repetitions are bounded (at most 9 digits, 4 sub-levels) so a flood of
 ``10.10.10.`` costs a constant per position instead of backtracking over the whole flood.
 Starts with a literal so the engine searches for ``10.`` instead of trying every position.
-Stops at white space, quotes, backticks, ``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and
-fragment), en/em dashes, CJK and full-width punctuation, and ``<`` unless a digit follows
-(SICI DOIs hold ``<2.0.CO;2-``)."""
+Stops at white space, control characters (a NUL is never part of a DOI), quotes, backticks,
+``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and fragment), en/em dashes, CJK and full-width
+punctuation, and ``<`` unless a digit follows (SICI DOIs hold ``<2.0.CO;2-``)."""
+
+_CONTINUATION = re.compile(
+    r"(?:\r\n|[\n\r\v\f\x85\u2028\u2029])[ \t]*((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))+)"
+)
+"""A DOI suffix that runs into a line break, and the next line's first token: a DOI has no
+fixed length, so ``10.1000/made.`` + ``up.42`` on the next line may be one DOI cut by the
+wrap, or a DOI and a word. Both readings name the citation (see :func:`find_doi`)."""
 
 _ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 _TRAILING = ".,;:!*_~"
@@ -56,10 +65,7 @@ def _cut_unbalanced(suffix: str) -> str:
 
 
 def _trim(suffix: str) -> str:
-    entity = _ENTITY.search(suffix)
-    if entity is not None:
-        suffix = suffix[: entity.start()]
-    return _cut_unbalanced(suffix).rstrip(_TRAILING)
+    return _cut_unbalanced(_trim_entity(suffix)).rstrip(_TRAILING)
 
 
 def normalize_doi(doi: str) -> str:
@@ -93,13 +99,27 @@ def find_doi(text: str) -> Iterator[Mention]:
             yield Mention(Identifier(SCHEME, raw_key), start, end, malformed=problem)
             continue
         end = m.start(2) + len(suffix)
-        doi = normalize_doi(f"10.{registrant}/{suffix}")
-        aliases: tuple[Identifier, ...] = ()
-        version = None
-        if doi.startswith(ARXIV_DOI_PREFIX):
-            arxiv = parse_arxiv(doi[len(ARXIV_DOI_PREFIX) :])
-            if arxiv is not None:
-                aliases = (arxiv,)
-                version = arxiv.version
-                doi = ARXIV_DOI_PREFIX + arxiv.id
-        yield Mention(Identifier(SCHEME, doi, version), start, end, aliases=aliases)
+        identifier, aliases = _identify(registrant, suffix)
+        cut = _CONTINUATION.match(text, m.end())
+        if cut is not None and _cut_unbalanced(_trim_entity(m.group(2))) == m.group(2):
+            # Cut by a line break: the joined reading is another name of the same citation,
+            # so evidence holding either reading grounds it (no false error on the cut form).
+            joined, more = _identify(registrant, _trim(m.group(2) + cut.group(1)))
+            if joined != identifier:
+                aliases = (*aliases, joined, *more)
+        yield Mention(identifier, start, end, aliases=aliases)
+
+
+def _trim_entity(suffix: str) -> str:
+    entity = _ENTITY.search(suffix)
+    return suffix if entity is None else suffix[: entity.start()]
+
+
+def _identify(registrant: str, suffix: str) -> tuple[Identifier, tuple[Identifier, ...]]:
+    """The DOI ``10.registrant/suffix`` and its other names (the arXiv id of an arXiv DOI)."""
+    doi = normalize_doi(f"10.{registrant}/{suffix}")
+    if doi.startswith(ARXIV_DOI_PREFIX):
+        arxiv = parse_arxiv(doi[len(ARXIV_DOI_PREFIX) :])
+        if arxiv is not None:
+            return Identifier(SCHEME, ARXIV_DOI_PREFIX + arxiv.id, arxiv.version), (arxiv,)
+    return Identifier(SCHEME, doi), ()
