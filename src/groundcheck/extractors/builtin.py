@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
-from groundcheck.extractors.doi import find_doi
+from groundcheck.extractors.arxiv import ARXIV, find_arxiv, find_arxiv_legacy
+from groundcheck.extractors.doi import DOI, find_doi
 from groundcheck.extractors.registry import FunctionExtractor, Registry
 from groundcheck.extractors.titles import TitleExtractor
 
@@ -11,12 +11,20 @@ __all__ = ["BUILTIN", "builtin_registry"]
 
 BUILTIN = (
     FunctionExtractor(
-        "arxiv", find_arxiv, "modern arXiv ids: 2005.11401, arXiv:2005.11401v2, URLs"
+        "arxiv",
+        find_arxiv,
+        "modern arXiv ids: 2005.11401, arXiv:2005.11401v2, URLs",
+        schemes=(ARXIV,),
     ),
     FunctionExtractor(
-        "arxiv-legacy", find_arxiv_legacy, "old-style arXiv ids: hep-th/9711200, math.AG/0601001"
+        "arxiv-legacy",
+        find_arxiv_legacy,
+        "old-style arXiv ids: hep-th/9711200, math.AG/0601001",
+        schemes=(ARXIV,),
     ),
-    FunctionExtractor("doi", find_doi, "DOIs: 10.1000/xyz, doi:, doi.org URLs; arXiv DOIs too"),
+    FunctionExtractor(
+        "doi", find_doi, "DOIs: 10.1000/xyz, doi:, doi.org URLs; arXiv DOIs too", schemes=(DOI,)
+    ),
     TitleExtractor(),
 )
 
