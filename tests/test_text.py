@@ -216,3 +216,11 @@ def test_view_of_view_is_stable(original: str) -> None:
     """Normalising twice changes nothing more: the view is a fixed point."""
     once = TextView.of(original).text
     assert TextView.of(once).text == once
+
+
+def test_the_views_archive_names_are_the_extractors() -> None:
+    """text.ARCHIVES is a copy (the view sits below the extractors); it must not drift."""
+    from groundcheck.extractors.arxiv import LEGACY_ARCHIVES
+    from groundcheck.text import ARCHIVES
+
+    assert frozenset(LEGACY_ARCHIVES) == ARCHIVES

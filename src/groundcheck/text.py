@@ -173,10 +173,8 @@ _ASCII_SCANS: list[_Scan] = [
     # (literal that must occur, kind, priority among candidates at one position, pattern)
     *((ch, "newline", 1, _break_scan(ch)) for ch in _BREAK_CHARS if ch.isascii()),
     ("-", "hyphen", 0, re.compile("-" + _HYPHEN_BREAK)),
-    *(
-        (f".{space}", "dotspace", 1, re.compile(rf"\.{space}(?<=\d\.{space})[ \t]?" + _SEQUENCE))
-        for space in " \t"
-    ),
+    # (gated on "." alone: a one-character test is a memchr, a two-character one is not)
+    (".", "dotspace", 1, re.compile(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)),
     ("&", "entity", 1, re.compile(_ENTITY)),
     ("\\", "escape", 1, re.compile(r"\\(?:u[0-9a-fA-F]{4}|[/.\-_*:])")),
     (
