@@ -125,7 +125,7 @@ def test_a_lock_held_too_long_is_a_clear_error(tmp_path: Path) -> None:
     blocker.execute("BEGIN EXCLUSIVE")
     try:
         other = Ledger(path, timeout=0.2)
-        with pytest.raises(LedgerError, match="stayed locked by another connection for 0.2 s"):
+        with pytest.raises(LedgerError, match=r"stayed locked by another connection for 0\.2 s"):
             other.log_call("search", {"q": "x"}, [RAG])
     finally:
         blocker.execute("ROLLBACK")
@@ -281,7 +281,7 @@ def test_damaged_pages_give_a_clear_error_never_a_traceback(tmp_path: Path, page
         ledger.runs,
         lambda: ledger.tool_calls("r1"),
         lambda: ledger.works("r1"),
-        lambda: ledger.summary(),
+        ledger.summary,
         lambda: ledger.bibliography(run="r1"),
         ledger.integrity,
     ):
@@ -303,7 +303,7 @@ def test_a_schema_version_that_is_not_a_number_is_a_clear_error(
     _search(Ledger(path))("rag")
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (version,))
-    with pytest.raises(InputError, match="schema version is .* not a version number"):
+    with pytest.raises(InputError, match=r"schema version is .* not a version number"):
         Ledger(path)
 
 

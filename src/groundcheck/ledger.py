@@ -119,10 +119,11 @@ CREATE TABLE IF NOT EXISTS chain (
 """One row per proof row, in the order they were written: the SHA-256 of the previous digest
 and the row's table and values. Editing, deleting or slipping in a row breaks the chain."""
 
-_MIGRATE_1_TO_2 = """
-ALTER TABLE calls ADD COLUMN input_repr INTEGER NOT NULL DEFAULT 0 CHECK (input_repr IN (0, 1));
-ALTER TABLE calls ADD COLUMN output_repr INTEGER NOT NULL DEFAULT 0 CHECK (output_repr IN (0, 1));
-"""
+_MIGRATE_1_TO_2 = tuple(
+    f"ALTER TABLE calls ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0 CHECK ({column} IN (0, 1))"
+    for column in ("input_repr", "output_repr")
+)
+"""Schema 1 (groundcheck 0.1) to 2: the marks of values recorded by their ``repr``."""
 
 
 def _append_only_triggers(tables: tuple[str, ...]) -> list[str]:
@@ -412,9 +413,8 @@ class Ledger:
         conn.execute("BEGIN IMMEDIATE")
         try:
             if self._layout(conn).version == 1:  # another process may have done it meanwhile
-                for statement in _MIGRATE_1_TO_2.strip().split(";\n"):
-                    if statement.strip():
-                        conn.execute(statement)
+                for statement in _MIGRATE_1_TO_2:
+                    conn.execute(statement)
                 conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", ("2",))
             conn.execute("COMMIT")
         except BaseException:
@@ -479,6 +479,8 @@ class Ledger:
                 f"{where}: cannot {action}: the ledger stayed locked by another connection "
                 f"for {self.timeout:g} s (SQLite: {message})"
             )
+        if code == _CANTOPEN and not self.path.parent.is_dir():
+            return InputError(f"no folder {self.path.parent} to hold the ledger", source=where)
         if code == _READONLY or (code == _CANTOPEN and not self._writable()):
             return LedgerError(
                 f"{where}: cannot {action}: the file or its folder is read-only here "

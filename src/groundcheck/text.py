@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import heapq
 import html
+import itertools
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from attrs import field, frozen
 
@@ -110,6 +111,13 @@ _SLASHY = r"(?:[" + _SLASH_CHARS + r"]|\\/|%2[Ff]|&#0{0,3}47;|&#[xX]0{0,2}2[Ff];
 _NAME_CHARS = r"A-Za-z.\-\uff0e\u2010\u2011\u2212\ufe63\uff0d" + _DASH_CLASS
 """What an archive name with its subject class may be written with: letters, dots, dashes."""
 _EMPHASIS_RUN = r"(?:\*{1,3}|_{1,3})"
+_LETTERS = r"[A-Za-z.\-\uff0e]{1,12}"
+_GAP = (
+    r"(?:(?:\r\n|[\n\r\v\f\x85\u2028\u2029])[ \t]*|[ \t]+"
+    r"|&#?[A-Za-z0-9]{1,16};|%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}){0,3})"
+)
+"""What may sit inside an archive name besides its letters: a line break and indentation, an
+entity or a percent-escape (of an invisible character; the view decides)."""
 
 # What the view rewrites besides single characters. Each kind is found by its own scan that
 # starts with a literal character (so the regex engine searches for it instead of trying every
@@ -130,7 +138,7 @@ _EMPHASIS_RUN = r"(?:\*{1,3}|_{1,3})"
 # - non-ASCII runs (NFKC, digits of every script, look-alike separators), typographic hyphens,
 #   and a dash inside an old-style archive name ("hep–th/9711200").
 
-_BREAK_CHARS = "\n\r\v\f\x85\u2028\u2029"
+_BREAK_CHARS = "".join(sorted(BREAKS))
 
 
 def _break_scan(ch: str) -> re.Pattern[str]:
@@ -168,6 +176,7 @@ def _emphasis_scan(ch: str) -> re.Pattern[str]:
 _HYPHEN_BREAK = r"[ \t]*(?:\r\n|[" + _BREAK_CHARS + r"])[ \t]*(?=\d)"
 _SEQUENCE = r"(?=\d{4,5}(?!\d))"
 _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+_ARCHIVE_DASH = re.compile(f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})")
 _Scan = tuple[str, str, int, "re.Pattern[str]"]
 _ASCII_SCANS: list[_Scan] = [
     # (literal that must occur, kind, priority among candidates at one position, pattern)
@@ -194,21 +203,9 @@ _UNICODE_SCANS: list[_Scan] = [
     ("", "hyphen", 0, re.compile(r"[\u2010\u2011\u2212]" + _HYPHEN_BREAK)),
     ("", "typographic", 1, re.compile(r"[\u2010\u2011\u2212]")),
     ("\uff0e", "dotspace", 1, re.compile(r"\uff0e(?<=\d\uff0e)[ \t]{1,2}" + _SEQUENCE)),
-    (
-        "",
-        "dash",
-        0,
-        # letters (maybe a subject class, maybe a line break among them), then a slash
-        # (entities and percent-escapes of invisible characters among them too)
-        re.compile(
-            "["
-            + _DASH_CLASS
-            + r"](?=(?:[\s"
-            + _NAME_CHARS
-            + r"]|&#?[A-Za-z0-9]{1,16};|%[0-9A-Fa-f]{2})"
-            r"{1,40}?" + _SLASHY + ")"
-        ),
-    ),
+    # a dash that letters (maybe a subject class; maybe a line break, an entity or a
+    # percent-escape of an invisible character among them), then a slash follow
+    ("", "dash", 0, _ARCHIVE_DASH),
     ("", "dash", 1, re.compile("[\ufe31\ufe32\ufe58]")),  # dashes NFKC folds to other dashes
     (
         "",
@@ -219,25 +216,32 @@ _UNICODE_SCANS: list[_Scan] = [
 ]
 
 
-def _stream(
-    text: str, kind: str, priority: int, pattern: re.Pattern[str]
-) -> Iterator[tuple[int, int, int, str]]:
-    shift = 1 if kind == "dotspace" else 0  # the candidate is the spaces; the dot stays
+_Candidate = tuple[int, int, int, str]  # start, priority at that start, end, kind
+
+
+def _stream(text: str, kind: str, priority: int, pattern: re.Pattern[str]) -> Iterator[_Candidate]:
+    shift = 1 if kind == "dotspace" else 0
     for m in pattern.finditer(text):
         yield m.start() + shift, priority, m.end(), kind
 
 
-def _candidates(text: str, ascii: bool) -> Iterator[tuple[int, int, int, str]]:
-    """Every place the view may rewrite, in text order: ``(start, priority, end, kind)``."""
+def _candidates(text: str, ascii: bool) -> Iterator[_Candidate]:
+    """Every place the view may rewrite, in text order."""
     scans = _ASCII_SCANS if ascii else _ASCII_SCANS + _UNICODE_SCANS
+    breaks = any(ch in text for ch in _BREAK_CHARS)  # a hyphen-break needs one
     streams = [
         _stream(text, kind, priority, pattern)
         for literal, kind, priority, pattern in scans
-        if not literal or literal in text
+        if (not literal or literal in text) and (breaks or kind != "hyphen")
     ]
-    if not streams:
-        return iter(())
-    return streams[0] if len(streams) == 1 else heapq.merge(*streams)
+    started = []
+    for stream in streams:  # a stream that finds nothing costs the merge nothing
+        first = next(stream, None)
+        if first is not None:
+            started.append(itertools.chain((first,), stream))
+    if len(started) == 1:
+        return started[0]
+    return heapq.merge(*started)
 
 
 # -- the grammar of joins ---------------------------------------------------------------------
@@ -278,8 +282,6 @@ _ARCHIVE_SHAPE = re.compile(
 )
 _REGISTRANT = re.compile(r"[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}")
 
-Peek = Callable[[], str]
-
 
 class _Peek:
     """What follows a candidate (see :func:`_peek`), computed once and only if asked for."""
@@ -296,11 +298,20 @@ class _Peek:
             self._value = _peek(self._text, self._pos)
         return self._value
 
+    def first(self) -> str:
+        """Just the next character as the grammar reads it: most rules fail on it alone."""
+        if self._value is not None:
+            return self._value[:1]
+        ch = self._text[self._pos : self._pos + 1]
+        if ch.isascii():
+            return self()[:1] if ch in "&%\\\r\v\f" else ch
+        return _PEEK_TABLE[ord(ch)][:1]
 
-def _joins_sequence(tail: str, peek: Peek) -> bool:
+
+def _joins_sequence(tail: str, peek: _Peek) -> bool:
     """``2005.114`` + ``01``: a modern id's sequence shorter than its era's length (4 digits up
     to 1412, 5 after) is completed by the digits on the next line, if they complete it exactly."""
-    if "." not in tail[-6:]:
+    if "." not in tail[-6:] or not peek.first().isdigit():
         return False
     modern = _T_MODERN.search(tail[-11:])
     if modern is None:
@@ -311,9 +322,9 @@ def _joins_sequence(tail: str, peek: Peek) -> bool:
     return digits is not None and len(seq) < length and len(seq) + len(digits.group()) == length
 
 
-def _joins_legacy_digits(tail: str, peek: Peek) -> bool:
+def _joins_legacy_digits(tail: str, peek: _Peek) -> bool:
     """``hep-th/97`` + ``11200``: an old-style id always has seven digits after its slash."""
-    if "/" not in tail[-8:]:
+    if "/" not in tail[-8:] or not peek.first().isdigit():
         return False
     legacy = _T_LEGACY.search(tail)
     if legacy is None:
@@ -322,8 +333,10 @@ def _joins_legacy_digits(tail: str, peek: Peek) -> bool:
     return digits is not None and len(legacy.group(1)) + len(digits.group()) == 7
 
 
-def _joins_doi_start(tail: str, peek: Peek) -> bool:
+def _joins_doi_start(tail: str, peek: _Peek) -> bool:
     """``10`` + ``.1000/x`` or ``1`` + ``0.1000/x``: the ``10.`` of a DOI, split."""
+    if peek.first() not in ("0", "."):
+        return False
     start = _T_DOI_START.search(tail[-3:])
     if start is None:
         return False
@@ -331,7 +344,7 @@ def _joins_doi_start(tail: str, peek: Peek) -> bool:
     return rest is not None and len(start.group(1) + rest.group(1)) == 2
 
 
-def _joins_registrant(tail: str, peek: Peek) -> bool:
+def _joins_registrant(tail: str, peek: _Peek) -> bool:
     """``10.`` + ``1000/x``, ``10.10`` + ``00/x``: a DOI cannot end before its slash."""
     if "10." not in tail:
         return False
@@ -347,7 +360,7 @@ def _joins_registrant(tail: str, peek: Peek) -> bool:
     )
 
 
-def _joins_arxiv_head(tail: str, peek: Peek) -> bool:
+def _joins_arxiv_head(tail: str, peek: _Peek) -> bool:
     """``arXiv:20`` + ``05.11401``, ``arXiv:2005`` + ``.11401``: with the prefix written, the
     four digits before the dot belong to the id (without it, ``20`` is just a number)."""
     if not _mentions_arxiv(tail):
@@ -362,7 +375,7 @@ def _joins_arxiv_head(tail: str, peek: Peek) -> bool:
     return rest is not None and len(written) + len(rest.group(1)) == 4
 
 
-def _joins_after_slash(tail: str, peek: Peek) -> bool:
+def _joins_after_slash(tail: str, peek: _Peek) -> bool:
     """``10.1000/`` + ``abc`` (a DOI cannot end in its slash), ``hep-th/`` + ``9711200``."""
     if "10." in tail and _T_DOI_SLASH.search(tail) is not None:
         return _P_DOI_CHAR.match(peek()) is not None
@@ -372,7 +385,7 @@ def _joins_after_slash(tail: str, peek: Peek) -> bool:
     return False
 
 
-def _joins_archive(tail: str, peek: Peek) -> bool:
+def _joins_archive(tail: str, peek: _Peek) -> bool:
     """``hep-`` + ``th/9711200``, ``cond`` + ``-mat/0601001``, ``hep-th`` + ``/9711200``: the
     letters on both sides of the break make an archive name that a slash follows, and those
     after it do not make one alone (``see`` + ``hep-th/9711200`` stays two words)."""
@@ -402,7 +415,7 @@ _AFTER_DIGIT = (
 )
 
 
-def _break_joins(tail: str, peek: Peek) -> bool:
+def _break_joins(tail: str, peek: _Peek) -> bool:
     """Is a line break between ``tail`` and what follows inside one identifier?
 
     Only where the grammar cannot stop (the ``_joins_*`` rules): an arXiv sequence shorter
@@ -423,10 +436,12 @@ def _break_joins(tail: str, peek: Peek) -> bool:
 
 
 def _mentions_arxiv(tail: str) -> bool:
+    if "v" not in tail and "V" not in tail:
+        return False
     return "xiv" in tail or "XIV" in tail or "xiv" in tail.lower()
 
 
-def _dash_in_archive(tail: str, peek: Peek) -> bool:
+def _dash_in_archive(tail: str, peek: _Peek) -> bool:
     """Is a dash the hyphen of an old-style archive name (``hep–th/``, ``cond—mat.str-el/``)?
 
     Its scan has already checked that letters and a slash follow; the letters on both sides
@@ -444,7 +459,7 @@ def _dash_in_archive(tail: str, peek: Peek) -> bool:
     )
 
 
-def _emphasis_inside(tail: str, peek: Peek) -> bool:
+def _emphasis_inside(tail: str, peek: _Peek) -> bool:
     """Are Markdown emphasis markers between two parts of one identifier?
 
     ``2005.*11401*`` and ``**2005**.**11401**`` render as the id in bold or italics; so do
@@ -468,7 +483,7 @@ def _emphasis_inside(tail: str, peek: Peek) -> bool:
     return False
 
 
-def _space_after_arxiv_dot(tail: str, peek: Peek) -> bool:
+def _space_after_arxiv_dot(tail: str, peek: _Peek) -> bool:
     """``arXiv:2005. 11401``: with the prefix written, a space after the dot is a typo."""
     return (
         tail[-5:-1].isdigit()
@@ -522,7 +537,9 @@ def _fold(ch: str, _cache: dict[str, str] = {}) -> str:  # noqa: B006 - delibera
     return out
 
 
-_PEEK_LEN = 40
+_PEEK_LEN = 32
+"""Enough for every rule: an archive name and its class, a slash, the digits; a registrant."""
+_ASCII_BREAKS = str.maketrans({"\r": "\n", "\v": "\n", "\f": "\n"})
 _TAIL_LEN = 48
 
 
@@ -552,8 +569,10 @@ def _peek(text: str, pos: int) -> str:
     window = text[pos : pos + _PEEK_LEN * 3]
     if "&" in window or "%" in window or "\\" in window:
         window = _ESCAPES.sub(lambda m: _decode(m.lastgroup or "", m.group()) or m.group(), window)
-    window = window.replace("\r\n", "\n")
-    return window[: _PEEK_LEN * 2].translate(_PEEK_TABLE)[:_PEEK_LEN]
+    window = window.replace("\r\n", "\n")[: _PEEK_LEN + 8]  # NFKC may expand a character
+    if window.isascii():
+        return window.translate(_ASCII_BREAKS)[:_PEEK_LEN]
+    return window.translate(_PEEK_TABLE)[:_PEEK_LEN]
 
 
 _ESCAPES = re.compile(
@@ -564,7 +583,7 @@ _ESCAPES = re.compile(
 )
 
 
-def _rewrite(kind: str, run: str, tail: str, peek: Peek) -> str | None:
+def _rewrite(kind: str, run: str, tail: str, peek: _Peek) -> str | None:
     """What the view shows instead of the candidate ``run`` ("" drops it), or None to keep it.
 
     ``tail`` is the view just before it, ``peek`` the folded text just after.
@@ -667,11 +686,7 @@ class TextView:
             return cls._build(original)
         # Invisible characters go first, in one pass, with a compact map of where they were:
         # a flood of zero-width spaces would otherwise cost a Python step each.
-        deleted = [
-            m.start()
-            for m in _INVISIBLE_OR_ASTRAL.finditer(original, hit.start())
-            if m.group() in INVISIBLE
-        ]
+        deleted = [m.start() for m in _INVISIBLE_RE.finditer(original, hit.start())]
         if not deleted:
             return cls._build(original)
         stripped = _INVISIBLE_RE.sub("", original)
