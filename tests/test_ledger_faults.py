@@ -513,6 +513,8 @@ def test_bad_configuration_is_a_config_error(tmp_path: Path) -> None:
         _search(ledger)("rag")
     with pytest.raises(ConfigError, match="style must be 'markdown' or 'bibtex'"):
         ledger.bibliography("html")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="timeout must be a positive number"):
+        Ledger(tmp_path / "l.db", timeout=0)
 
 
 def test_citation_refused_lives_in_errors_and_is_still_importable_from_the_ledger() -> None:

@@ -59,6 +59,8 @@ def test_view_normalises(original: str, view_text: str) -> None:
         ("hep-th/\n9711200", "hep-th/9711200"),
         ("he\np-th/9711200", "hep-th/9711200"),
         ("hep-th\n/9711200", "hep-th/9711200"),
+        ("physi\ncs/9610001", "physics/9610001"),  # regression: "cs" alone is an archive too
+        ("see\ncs/9610001", "see\ncs/9610001"),
         ("arXiv:20\n05.11401", "arXiv:2005.11401"),
         ("arXiv:2005\n.11401", "arXiv:2005.11401"),
         ("doi:10.\n1000/x", "doi:10.1000/x"),

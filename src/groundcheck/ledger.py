@@ -269,6 +269,8 @@ class Ledger:
         hash_chain: bool = False,
         timeout: float = 30.0,
     ) -> None:
+        if not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.path = Path(path)
         self.registry = registry
         self.hash_chain = hash_chain

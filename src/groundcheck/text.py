@@ -387,17 +387,14 @@ def _joins_after_slash(tail: str, peek: _Peek) -> bool:
 
 def _joins_archive(tail: str, peek: _Peek) -> bool:
     """``hep-`` + ``th/9711200``, ``cond`` + ``-mat/0601001``, ``hep-th`` + ``/9711200``: the
-    letters on both sides of the break make an archive name that a slash follows, and those
-    after it do not make one alone (``see`` + ``hep-th/9711200`` stays two words)."""
+    letters on both sides of the break make an archive name that a slash follows. A word
+    before the break makes none (``see`` + ``hep-th/9711200`` stays two words); the one split
+    whose second half is an archive too, ``physi`` + ``cs``, is the longer name."""
     letters = _T_LETTERS.search(tail[-26:])
     if letters is None:
         return False
     rest = _P_ARCHIVE_REST.match(peek())
-    return (
-        rest is not None
-        and _is_archive(letters.group(1) + rest.group(1))
-        and not _is_archive(rest.group(1))
-    )
+    return rest is not None and _is_archive(letters.group(1) + rest.group(1))
 
 
 def _is_archive(token: str) -> bool:
