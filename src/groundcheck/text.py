@@ -698,62 +698,95 @@ class TextView:
 
     @classmethod
     def _build(cls, original: str) -> TextView:
+        # The loop runs once per candidate, and a hostile text is nothing but candidates:
+        # copying, mapping and the tail are written out inline rather than as helper calls.
         pieces: list[str] = []
         segments: list[tuple[int, int, int, int]] = []
-        vpos = 0
-        opos = 0
-        tail = ""  # the last characters of the view so far, for the grammar's decisions
-
-        def copy(upto: int) -> None:
-            nonlocal vpos, opos, tail
-            if upto > opos:
-                n = upto - opos
-                pieces.append(original[opos:upto])
-                tail = (tail + original[max(opos, upto - _TAIL_LEN) : upto])[-_TAIL_LEN:]
-                _add(segments, vpos, opos, n, n)
-                vpos += n
-                opos = upto
-
-        def put(out: str, end: int) -> None:
-            """Show ``out`` for ``original[opos:end]``; "" drops it (a gap in the map)."""
-            nonlocal vpos, opos, tail
-            if out:
-                pieces.append(out)
-                tail = (tail + out[-_TAIL_LEN:])[-_TAIL_LEN:]
-                if len(out) == end - opos:
-                    _add(segments, vpos, opos, len(out), len(out))
-                else:
-                    segments.append((vpos, opos, len(out), end - opos))
-                vpos += len(out)
-            opos = end
-
-        def fold_run(run: str, end: int) -> None:
-            folds = {ch: _fold(ch) for ch in set(run)}
-            if all(len(out) == 1 for out in folds.values()):
-                # One character for one (the usual case: fullwidth forms, digits, look-alike
-                # separators): one translate call and one exactly-mapped segment.
-                put(run.translate({ord(k): v for k, v in folds.items()}), end)
-                return
-            for ch in run:
-                out = folds[ch]
-                if out == ch:
-                    copy(opos + 1)
-                else:
-                    put(out, opos + 1)
-
-        ascii = original.isascii()
-        for start, _, end, kind in _candidates(original, ascii):
+        vpos = 0  # length of the view so far
+        opos = 0  # how much of the original it covers
+        tail = ""  # the view's last characters, for the grammar's decisions
+        size = _TAIL_LEN
+        for start, _, end, kind in _candidates(original, original.isascii()):
             if start < opos:
                 continue  # inside a candidate already rewritten
-            copy(start)
-            run = original[start:end]
-            if kind == "unicode":
-                fold_run(run, end)
+            if start > opos:  # copy the text before the candidate as it is
+                n = start - opos
+                pieces.append(original[opos:start])
+                tail = (
+                    original[start - size : start]
+                    if n >= size
+                    else (tail + original[opos:start])[-size:]
+                )
+                last = segments[-1] if segments else None
+                if (
+                    last
+                    and last[2] == last[3]
+                    and last[0] + last[2] == vpos
+                    and last[1] + last[3] == opos
+                ):
+                    segments[-1] = (last[0], last[1], last[2] + n, last[3] + n)
+                else:
+                    segments.append((vpos, opos, n, n))
+                vpos += n
+                opos = start
+            if kind == "hyphen":  # the commonest flood gets no call at all
+                if tail and tail[-1] in _NUMBER_END:
+                    opos = end  # a number broken across lines: drop hyphen and break
                 continue
-            out = _rewrite(kind, run, tail, _Peek(original, end))
-            if out is not None:
-                put(out, end)
-        copy(len(original))
+            run = original[start:end]
+            if kind == "escape" and len(run) == 2:
+                out: str | None = run[1]  # "\\.", "\\/": the character itself
+            elif kind != "unicode":
+                out = _rewrite(kind, run, tail, _Peek(original, end))
+            else:
+                folds = {ch: _fold(ch) for ch in set(run)}
+                if all(len(fold) == 1 for fold in folds.values()):
+                    # One character for one (the usual case: fullwidth forms, digits of other
+                    # scripts, look-alike separators): one exactly-mapped translation.
+                    out = run.translate({ord(k): v for k, v in folds.items()})
+                else:  # NFKC expands or removes some: one segment each, so no span cuts one
+                    for i, ch in enumerate(run):
+                        fold = folds[ch]
+                        if fold:
+                            pieces.append(fold)
+                            tail = (tail + fold)[-size:]
+                            segments.append((vpos, opos, len(fold), 1))
+                            vpos += len(fold)
+                        opos = start + i + 1
+                    continue
+            if out is None:
+                continue
+            if out:
+                pieces.append(out)
+                tail = (tail + out)[-size:]
+                width = end - opos
+                last = segments[-1] if segments else None
+                if len(out) != width:
+                    segments.append((vpos, opos, len(out), width))
+                elif (
+                    last
+                    and last[2] == last[3]
+                    and last[0] + last[2] == vpos
+                    and last[1] + last[3] == opos
+                ):
+                    segments[-1] = (last[0], last[1], last[2] + width, last[3] + width)
+                else:
+                    segments.append((vpos, opos, width, width))
+                vpos += len(out)
+            opos = end
+        if opos < len(original):
+            n = len(original) - opos
+            pieces.append(original[opos:])
+            last = segments[-1] if segments else None
+            if (
+                last
+                and last[2] == last[3]
+                and last[0] + last[2] == vpos
+                and last[1] + last[3] == opos
+            ):
+                segments[-1] = (last[0], last[1], last[2] + n, last[3] + n)
+            else:
+                segments.append((vpos, opos, n, n))
         view = "".join(pieces)
         return cls(original, view, [s[0] for s in segments], segments)
 
