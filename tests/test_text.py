@@ -60,6 +60,13 @@ def test_view_normalises(original: str, view_text: str) -> None:
         ("he\np-th/9711200", "hep-th/9711200"),
         ("hep-th\n/9711200", "hep-th/9711200"),
         ("physi\ncs/9610001", "physics/9610001"),  # regression: "cs" alone is an archive too
+        # combinations the long property runs found (GROUNDCHECK_DISGUISE_EXAMPLES)
+        ("ao\u058a&shy;sci/9502001", "ao-sci/9502001"),
+        ("acc\u058aph\nys/9411001", "acc-phys/9411001"),
+        ("c\nhem\ufe63ph/9403001", "chem-ph/9403001"),
+        ("m\nath\uff0eAG/9202001", "math.AG/9202001"),
+        ("0704\uff0e*0001*", "0704.0001*"),
+        ("arXiv:**0704. 0001**", "arXiv:**0704.0001**"),
         ("see\ncs/9610001", "see\ncs/9610001"),
         ("arXiv:20\n05.11401", "arXiv:2005.11401"),
         ("arXiv:2005\n.11401", "arXiv:2005.11401"),
