@@ -536,6 +536,9 @@ def _fold(ch: str, _cache: dict[str, str] = {}) -> str:  # noqa: B006 - delibera
 
 _PEEK_LEN = 32
 """Enough for every rule: an archive name and its class, a slash, the digits; a registrant."""
+_PEEK_WINDOW = _PEEK_LEN * 3
+"""How many characters of the original a peek reads (entities take several each)."""
+_UNDECIDED = "\x00undecided"
 _ASCII_BREAKS = str.maketrans({"\r": "\n", "\v": "\n", "\f": "\n"})
 _TAIL_LEN = 48
 
@@ -563,7 +566,7 @@ _PEEK_TABLE = _PeekTable()
 def _peek(text: str, pos: int) -> str:
     """The next characters of ``text`` as the grammar reads them: folded, entities and
     percent-escapes decoded, every line break a ``\\n``, every dash a ``-``."""
-    window = text[pos : pos + _PEEK_LEN * 3]
+    window = text[pos : pos + _PEEK_WINDOW]
     if "&" in window or "%" in window or "\\" in window:
         window = _ESCAPES.sub(lambda m: _decode(m.lastgroup or "", m.group()) or m.group(), window)
     window = window.replace("\r\n", "\n")[: _PEEK_LEN + 8]  # NFKC may expand a character
@@ -706,6 +709,7 @@ class TextView:
         opos = 0  # how much of the original it covers
         tail = ""  # the view's last characters, for the grammar's decisions
         size = _TAIL_LEN
+        decided: dict[tuple[str, str, str, str], str | None] = {}
         for start, _, end, kind in _candidates(original, original.isascii()):
             if start < opos:
                 continue  # inside a candidate already rewritten
@@ -737,7 +741,15 @@ class TextView:
             if kind == "escape" and len(run) == 2:
                 out: str | None = run[1]  # "\\.", "\\/": the character itself
             elif kind != "unicode":
-                out = _rewrite(kind, run, tail, _Peek(original, end))
+                # A decision depends only on the tail and the characters after the candidate,
+                # and a flood repeats the same few: remember them (per text, bounded).
+                key = (kind, run, tail, original[end : end + _PEEK_WINDOW])
+                out = decided.get(key, _UNDECIDED)
+                if out is _UNDECIDED:
+                    out = _rewrite(kind, run, tail, _Peek(original, end))
+                    if len(decided) > 4096:
+                        decided.clear()
+                    decided[key] = out
             else:
                 folds = {ch: _fold(ch) for ch in set(run)}
                 if all(len(fold) == 1 for fold in folds.values()):
