@@ -436,7 +436,9 @@ def declare_ledger(p: argparse.ArgumentParser) -> None:
     )
     audit.add_argument("db", metavar="DB")
     audit.add_argument("report", metavar="REPORT", help="the report ('-' for stdin)")
-    audit.add_argument("--run", metavar="NAME", help="the run (default: 'default')")
+    audit.add_argument(
+        "--run", metavar="NAME", help="the run (default: the only run; several need a name)"
+    )
     add_format(audit, "verdict")
     add_locations(audit)
     add_fail_on(audit)
@@ -460,7 +462,7 @@ def run_ledger(args: argparse.Namespace) -> int:
         return EXIT_OK
     base = _sarif_base(args)
     report = read_text(args.report)
-    verdict = ledger.audit(report, run=args.run or "default", **policy_options(args))
+    verdict = ledger.audit(report, run=args.run, **policy_options(args))
     name = _stdin_name(args) if args.report == "-" else args.report
     _write(_render("verdict", args, verdict, name, base=base, report=report))
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
