@@ -60,8 +60,9 @@ class Format:
     - ``suffixes``: file suffixes that mean this format (``.bib``, ``.eval``);
     - ``open_folder(folder)``: ``(trace file, report file or None)`` for a folder of this
       format, or None;
-    - ``samples(path)``: the runs a file holds when it holds several (an inspect-ai log: one
-      per sample and epoch), or None; ``groundcheck rate`` audits each as a run.
+    - ``samples(path)``: the runs a file holds when it holds several, as ``(sample, task)``
+      (an inspect-ai log: one per sample and epoch, the task its sample id), or None;
+      ``groundcheck rate`` audits each as a run.
     """
 
     name: str
@@ -73,7 +74,7 @@ class Format:
     read: Callable[[Input, Reading], Trace] | None = None
     suffixes: tuple[str, ...] = ()
     open_folder: Callable[[Path], tuple[Path, Path | None] | None] | None = None
-    samples: Callable[[Path], list[str] | None] | None = None
+    samples: Callable[[Path], list[tuple[str, str]] | None] | None = None
 
 
 def _one_atif(doc: Mapping[str, Any], reading: Reading) -> list[Any] | None:
@@ -107,12 +108,12 @@ def _read_inspect(source: Input, reading: Reading) -> Trace:
     return builder.finish()
 
 
-def _inspect_samples(path: Path) -> list[str] | None:
+def _inspect_samples(path: Path) -> list[tuple[str, str]] | None:
     keys = inspect_log.list_samples(path)
     if keys is None:
         return None
     epochs = any(k.epoch != 1 for k in keys)
-    return [k.label(epochs) for k in keys]
+    return [(k.label(epochs), k.id) for k in keys]
 
 
 def _sniff_inspect(head: bytes) -> bool:

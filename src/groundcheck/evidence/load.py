@@ -352,9 +352,9 @@ def _combine(traces: list[tuple[_Member, Trace]], notes: list[str]) -> Trace:
     )
 
 
-def samples_of(path: str | Path) -> list[str] | None:
-    """The runs a file holds when it holds several (the samples of an inspect-ai log, as
-    ``id`` or ``id:epoch``), or None for a file that is one run."""
+def samples_of(path: str | Path) -> list[tuple[str, str]] | None:
+    """The runs a file holds when it holds several, as ``(sample, task)``: the samples of an
+    inspect-ai log (``id`` or ``id:epoch``, and the sample id), or None for a file of one run."""
     for row in FORMATS.values():
         if row.samples is not None:
             found = row.samples(Path(path))

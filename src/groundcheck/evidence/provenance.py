@@ -62,7 +62,7 @@ _DOWNLOAD_TOOL = re.compile(r"(?i)download|save_?url|save_?pdf|fetch_?to_?file")
 _READ_TOOL = re.compile(r"(?i)read|view|cat|open|get_file|head|tail|less|more|bat")
 _COMMAND_KEYS = ("command", "cmd", "script")
 PATH_KEYS = (
-    "path", "file_path", "filepath", "filename", "file", "notebook_path", "target",
+    "path", "file_path", "filepath", "absolute_path", "filename", "file", "notebook_path", "target",
     "destination", "dest", "output_path", "save_path", "out_path",
 )  # fmt: skip
 """Argument keys that name a file (one level deep; ``paths``/``changes`` lists too)."""
@@ -98,6 +98,15 @@ def _command_of(args: Any) -> str | list[Any] | None:
     if isinstance(args, list):
         return args
     return None
+
+
+def is_action(tool: str, args: Any, actions: frozenset[str]) -> bool:
+    """A call that acts rather than looks up: a tool in ``actions``, except an editor's
+    ``view`` command, which reads."""
+    if tool.lower() not in actions:
+        return False
+    command = args.get("command") if isinstance(args, Mapping) else None
+    return not (isinstance(command, str) and command in _EDITOR_READS)
 
 
 def call_effects(tool: str, args: Any) -> list[tuple[str, str]]:
@@ -254,8 +263,18 @@ _MAX_STRINGS = 64
 _MAX_OCCURRENCES = 1000
 
 
+_PATH_LIKE = re.compile(r"^(?![a-zA-Z][a-zA-Z0-9+.-]*://)[^\s]{1,4096}/[^\s/]{1,1024}$")
+
+
 def argument_strings(args: Any) -> list[str]:
-    """The string values of a call's arguments (at most 64, each at least 4 characters)."""
+    """The string values of a call's arguments (at most 64, each at least 4 characters).
+
+    A path also gives its shorter tails, since tools print paths relative to where they run:
+    ``/home/u/papers/x.pdf`` is echoed as ``papers/x.pdf`` or ``x.pdf``.
+
+    >>> argument_strings({"absolute_path": "/w/p/2101.03961_x.pdf", "limit": 5})
+    ['/w/p/2101.03961_x.pdf', 'w/p/2101.03961_x.pdf', 'p/2101.03961_x.pdf', '2101.03961_x.pdf']
+    """
     found: list[str] = []
     stack = [args]
     while stack and len(found) < _MAX_STRINGS:
@@ -264,6 +283,10 @@ def argument_strings(args: Any) -> list[str]:
             text = value.strip()
             if len(text) >= _MIN_ECHO:
                 found.append(text)
+                if _PATH_LIKE.match(text):
+                    parts = text.split("/")
+                    tails = ["/".join(parts[i:]) for i in range(1, len(parts))][-8:]
+                    found.extend(t for t in tails if len(t) >= _MIN_ECHO and t != text)
         elif isinstance(value, Mapping):
             stack.extend(reversed(list(value.values())))
         elif isinstance(value, (list, tuple)):

@@ -119,6 +119,13 @@ def file_effects(command: str, depth: int = 0) -> list[FileEffect]:
 
 def _unquote(text: str) -> str | None:
     """The string a shell would pass for one quoted word (``'...'`` or ``"..."``), else None."""
+    if len(text) <= 100 * MAX_LINE:
+        try:
+            words = shlex.split(text, posix=True)
+        except ValueError:
+            words = []
+        if len(words) == 1:
+            return words[0]
     if len(text) >= 2 and text[0] == text[-1] == "'":
         return text[1:-1].replace("'\\''", "'")
     if len(text) >= 2 and text[0] == text[-1] == '"':

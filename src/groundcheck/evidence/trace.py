@@ -26,6 +26,7 @@ from groundcheck.evidence.provenance import (
     Provenance,
     argument_strings,
     echo_spans,
+    is_action,
     is_composite,
     named_spans,
     string_leaves,
@@ -348,7 +349,7 @@ class TraceBuilder:
                 self._pending[key] = _Pending(tool or "?", None, None)
         pending = self._pending.pop(key)
         name = pending.tool if pending.tool != "?" else (tool or "?")
-        action = name.lower() in ACTION_TOOLS
+        action = is_action(name, pending.args, ACTION_TOOLS)
         excluded = None if action else self.provenance.readback(name, pending.args)
         fetch = self.provenance.fetch
         evidence = make_evidence(
@@ -430,7 +431,7 @@ class TraceBuilder:
                     key,
                     recorded=False,
                     source=self.source,
-                    action=pending.tool.lower() in ACTION_TOOLS,
+                    action=is_action(pending.tool, pending.args, ACTION_TOOLS),
                 )
             )
         self._pending.clear()
