@@ -100,6 +100,16 @@ def _inspect_available() -> bool:
 # -- choosing a sample ----------------------------------------------------------------------
 
 
+def _natural(key: SampleKey) -> tuple[int, int, str, int]:
+    """Numeric ids in number order, then the rest by name; epochs in order."""
+    number = int(key.id) if key.id.isdigit() and len(key.id) < 19 else 0
+    return (0 if key.id.isdigit() else 1, number, key.id, key.epoch)
+
+
+def in_order(keys: Sequence[SampleKey]) -> list[SampleKey]:
+    return sorted(keys, key=_natural)
+
+
 def _labels(keys: Sequence[SampleKey]) -> list[str]:
     epochs = any(k.epoch != 1 for k in keys)
     return [k.label(epochs) for k in keys]
@@ -167,7 +177,7 @@ def _doc_samples(doc: Mapping[str, Any]) -> list[SampleKey]:
         if isinstance(sample, Mapping):
             epoch = sample.get("epoch")
             keys.append(SampleKey(str(sample.get("id")), epoch if isinstance(epoch, int) else 1))
-    return keys
+    return in_order(keys)
 
 
 def select_in_document(doc: Mapping[str, Any], wanted: str | None, source: str) -> list[Any]:
@@ -237,7 +247,8 @@ def _cache_key(name: str) -> tuple[str, int, int] | None:
 def _inspect_keys(path: str) -> list[SampleKey]:
     from inspect_ai.log import read_eval_log_sample_summaries
 
-    return [SampleKey(str(s.id), int(s.epoch)) for s in read_eval_log_sample_summaries(path)]
+    summaries = read_eval_log_sample_summaries(path)
+    return in_order([SampleKey(str(s.id), int(s.epoch)) for s in summaries])
 
 
 def _inspect_sample(path: str, key: SampleKey) -> dict[str, Any]:
@@ -297,7 +308,7 @@ class _Archive:
             m = _SAMPLE_MEMBER.match(name)
             if m is not None:
                 keys.append(SampleKey(m["id"], int(m["epoch"])))
-        return sorted(keys, key=lambda k: (k.epoch, k.id))
+        return in_order(keys)
 
     def sample(self, key: SampleKey) -> dict[str, Any]:
         name = f"samples/{key.id}_epoch_{key.epoch}.json"
