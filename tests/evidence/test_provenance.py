@@ -291,3 +291,23 @@ def test_the_fetch_rule_is_tunable() -> None:
     assert load_evidence(calls).evidence.identifiers == frozenset()
     rule = FetchRule(tools=r"(?i)grab", url_keys=("target_url",))
     assert load_evidence(calls, fetch=rule).evidence.identifiers == {Identifier("doi", "10.1000/x")}
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "grounded"),
+    [
+        ('echo "DPR is arXiv:2004.04906"', "DPR is arXiv:2004.04906\n", False),
+        ("wc -l papers/2004.04906_dpr.txt", "12 papers/2004.04906_dpr.txt", False),
+        ("curl -s https://arxiv.org/abs/2004.04906",
+         '<link rel="canonical" href="https://arxiv.org/abs/2004.04906"/>'
+         "<title>[2004.04906] Dense Passage Retrieval</title>", True),
+    ],
+)  # fmt: skip
+def test_a_shell_command_that_prints_its_own_words(
+    command: str, output: str, grounded: bool
+) -> None:
+    """echo prints its argument; wc repeats the path it was given; a fetched page that also
+    names its own URL still grounds through its own text."""
+    calls = [{"tool": "Bash", "input": {"command": command}, "output": output}]
+    (call,) = load_evidence(calls).evidence.calls
+    assert (arxiv("2004.04906") in call.identifiers) is grounded

@@ -270,28 +270,45 @@ def argument_strings(args: Any) -> list[str]:
     """The string values of a call's arguments (at most 64, each at least 4 characters).
 
     A path also gives its shorter tails, since tools print paths relative to where they run:
-    ``/home/u/papers/x.pdf`` is echoed as ``papers/x.pdf`` or ``x.pdf``.
+    ``/home/u/papers/x.pdf`` is echoed as ``papers/x.pdf`` or ``x.pdf``. A shell command also
+    gives its words that hold a digit, a dot or a slash (paths, URLs, quoted ids): ``echo
+    "see 2004.04906"`` prints its own argument.
 
     >>> argument_strings({"absolute_path": "/w/p/2101.03961_x.pdf", "limit": 5})
     ['/w/p/2101.03961_x.pdf', 'w/p/2101.03961_x.pdf', 'p/2101.03961_x.pdf', '2101.03961_x.pdf']
+    >>> argument_strings({"command": 'echo "DPR is 2004.04906"'})
+    ['echo "DPR is 2004.04906"', 'DPR is 2004.04906']
     """
     found: list[str] = []
-    stack = [args]
+    stack: list[tuple[str | None, Any]] = [(None, args)]
     while stack and len(found) < _MAX_STRINGS:
-        value = stack.pop()
+        key, value = stack.pop()
         if isinstance(value, str):
             text = value.strip()
-            if len(text) >= _MIN_ECHO:
-                found.append(text)
-                if _PATH_LIKE.match(text):
-                    parts = text.split("/")
-                    tails = ["/".join(parts[i:]) for i in range(1, len(parts))][-8:]
-                    found.extend(t for t in tails if len(t) >= _MIN_ECHO and t != text)
+            if len(text) < _MIN_ECHO:
+                continue
+            found.append(text)
+            if _PATH_LIKE.match(text):
+                parts = text.split("/")
+                tails = ["/".join(parts[i:]) for i in range(1, len(parts))][-8:]
+                found.extend(t for t in tails if len(t) >= _MIN_ECHO and t != text)
+            elif key in _COMMAND_KEYS:
+                found.extend(_command_words(text, text))
         elif isinstance(value, Mapping):
-            stack.extend(reversed(list(value.values())))
+            stack.extend(reversed([(str(k), v) for k, v in value.items()]))
         elif isinstance(value, (list, tuple)):
-            stack.extend(reversed(value))
-    return found
+            stack.extend(reversed([(key, v) for v in value]))
+    return found[: _MAX_STRINGS * 2]
+
+
+def _command_words(command: str, whole: str) -> list[str]:
+    from groundcheck.evidence.shell import words
+
+    return [
+        w
+        for w in words(command)[:_MAX_STRINGS]
+        if len(w) >= _MIN_ECHO and w != whole and any(c.isdigit() or c in "./" for c in w)
+    ]
 
 
 def echo_spans(view: str, strings: Iterable[str]) -> list[tuple[int, int]]:

@@ -153,6 +153,11 @@ def _lines(command: str) -> Iterator[tuple[str, str | None]]:
         yield line[: match.start()] + line[match.end() :], "\n".join(body)
 
 
+def words(command: str) -> list[str]:
+    """The words of a command as a shell would split them (the first line's worth)."""
+    return [w for w in _words(command) if w not in _SEPARATORS and w not in _REDIRECTS]
+
+
 def _words(line: str) -> list[str]:
     lexer = shlex.shlex(line[:MAX_LINE], posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
