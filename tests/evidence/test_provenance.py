@@ -311,3 +311,18 @@ def test_a_shell_command_that_prints_its_own_words(
     calls = [{"tool": "Bash", "input": {"command": command}, "output": output}]
     (call,) = load_evidence(calls).evidence.calls
     assert (arxiv("2004.04906") in call.identifiers) is grounded
+
+
+def test_hostile_outputs_stay_linear() -> None:
+    """A megabyte token holding 50,000 ids after the agent named files, and an argument
+    repeated 20,000 times: bounded work per mention and per argument, a clear result."""
+    ids = "_".join(f"2101.{i:05d}" for i in range(1, 50_001))
+    calls = [
+        {"tool": "Bash", "input": {"command": "curl -s https://x.org/p -o papers/2101.00001_a.pdf"},
+         "output": ""},
+        {"tool": "Bash", "input": {"command": "ls papers"}, "output": ids + ".pdf"},
+        {"tool": "search", "input": {"q": "moe 2101.00002 x"}, "output": "moe 2101.00002 x " * 20_000},
+    ]  # fmt: skip
+    calls_out = load_evidence(calls).evidence.calls
+    assert arxiv("2101.00002") not in calls_out[2].identifiers
+    assert len(calls_out[1].identifiers) == 50_000  # the agent named only 2101.00001_a.pdf

@@ -260,7 +260,8 @@ class Provenance:
 
 _MIN_ECHO = 4
 _MAX_STRINGS = 64
-_MAX_OCCURRENCES = 1000
+_MAX_OCCURRENCES = 100_000
+"""Repeats of one argument recognised in one output (a bound on memory, not on time)."""
 
 
 _PATH_LIKE = re.compile(r"^(?![a-zA-Z][a-zA-Z0-9+.-]*://)[^\s]{1,4096}/[^\s/]{1,1024}$")
@@ -312,7 +313,7 @@ def _command_words(command: str, whole: str) -> list[str]:
 
 
 def echo_spans(view: str, strings: Iterable[str]) -> list[tuple[int, int]]:
-    """Where ``view`` repeats any of ``strings`` (each occurrence, at most 1000 per string)."""
+    """Where ``view`` repeats any of ``strings`` (each occurrence, at most 100,000 per string)."""
     spans: list[tuple[int, int]] = []
     for s in strings:
         if len(s) < _MIN_ECHO:
@@ -458,20 +459,33 @@ def string_leaves(output: Any, ignore: frozenset[str], limit: int = _SHORT) -> l
 
 # -- names the agent chose, seen in later outputs ------------------------------------------
 
-_TOKEN = re.compile(r"[^\s\"'`<>()\[\]{},;|]{1,4096}")
+_STOP = re.compile(r"[\s\"'`<>()\[\]{},;|]")
 _URLISH = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*:|www\.|(?:[a-z0-9-]+\.)+[a-z]{2,}/)")
 
 
-def named_spans(view: str, names: FileIndex) -> list[tuple[int, int]]:
-    """Tokens of ``view`` (not URLs) whose base name is a file the agent wrote or named."""
+_NAME_WINDOW = 512
+"""How far around a mention a file-name token is looked for (longer paths are cut there)."""
+
+
+def named_spans(
+    view: str, names: FileIndex, inner: Iterable[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The tokens of ``view`` around the spans ``inner`` (mentions) whose base name is a file
+    the agent wrote or named; URLs are never file names. Each mention looks at most
+    :data:`_NAME_WINDOW` characters either way, so the cost is linear in the mentions."""
     spans: list[tuple[int, int]] = []
-    for match in _TOKEN.finditer(view):
-        token = match.group().rstrip(":/.")
-        if not token or "://" in token or _URLISH.match(token):
+    for start, end in inner:
+        lo = max(0, start - _NAME_WINDOW)
+        before = _STOP.search(view[lo:start][::-1])
+        left = start - before.start() if before is not None else lo
+        after = _STOP.search(view, end, end + _NAME_WINDOW)
+        right = after.start() if after is not None else min(len(view), end + _NAME_WINDOW)
+        token = view[left:right].rstrip(":/.")
+        if left + len(token) < end or "://" in token or _URLISH.match(token):
             continue
         base = token.rsplit("/", 1)[-1]
         if base and names.has_name(base):
-            spans.append((match.start(), match.start() + len(token)))
+            spans.append((left, left + len(token)))
     return spans
 
 

@@ -174,10 +174,10 @@ def make_evidence(
     if view:
         if arguments:
             echoes.extend(echo_spans(view, _in_view(arguments, view)))
-        if names:
-            echoes.extend(named_spans(view, names))
-        echoes.sort()
         found = [m for m, _ in find_mentions(view, extractors) if m.malformed is None]
+        if names and found:
+            echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))
+        echoes.sort()
         if echoes:
             found = [m for m in found if not _echoed(view, m, echoes)]
         ids = [m for m in found if m.identifier.scheme != TITLE_SCHEME]  # sorted by start
@@ -364,7 +364,7 @@ class TraceBuilder:
             excluded=excluded,
             empty=empty,
             shared=self._shared,
-            arguments=argument_strings(pending.args) if pending.args is not None else (),
+            arguments=() if action or pending.args is None else argument_strings(pending.args),
             names=self.provenance.names,
             requested=() if action else fetch.requested(name, pending.args, output),
             fetch=fetch,
