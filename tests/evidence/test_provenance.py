@@ -314,9 +314,9 @@ def test_a_shell_command_that_prints_its_own_words(
 
 
 def test_hostile_outputs_stay_linear() -> None:
-    """A megabyte token holding 50,000 ids after the agent named files, and an argument
+    """A 220 kB token holding 20,000 ids after the agent named files, and an argument
     repeated 20,000 times: bounded work per mention and per argument, a clear result."""
-    ids = "_".join(f"2101.{i:05d}" for i in range(1, 50_001))
+    ids = "_".join(f"2101.{i:05d}" for i in range(1, 20_001))
     calls = [
         {"tool": "Bash", "input": {"command": "curl -s https://x.org/p -o papers/2101.00001_a.pdf"},
          "output": ""},
@@ -325,4 +325,4 @@ def test_hostile_outputs_stay_linear() -> None:
     ]  # fmt: skip
     calls_out = load_evidence(calls).evidence.calls
     assert arxiv("2101.00002") not in calls_out[2].identifiers
-    assert len(calls_out[1].identifiers) == 50_000  # the agent named only 2101.00001_a.pdf
+    assert len(calls_out[1].identifiers) == 20_000  # the agent named only 2101.00001_a.pdf
