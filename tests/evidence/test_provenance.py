@@ -326,3 +326,30 @@ def test_hostile_outputs_stay_linear() -> None:
     calls_out = load_evidence(calls).evidence.calls
     assert arxiv("2101.00002") not in calls_out[2].identifiers
     assert len(calls_out[1].identifiers) == 20_000  # the agent named only 2101.00001_a.pdf
+
+
+def test_any_registered_url_extractor_derives_the_fetched_urls_key() -> None:
+    """The seam: a fetched URL's works are whatever the extractors find in it, so a URL
+    extractor (here a toy one, keyed by host and path) grounds the page's own address."""
+    import re
+
+    from groundcheck.extractors import FunctionExtractor, default_registry
+    from groundcheck.model import Mention, Scheme
+
+    def urls(text: str) -> list[Mention]:
+        return [
+            Mention(Identifier("url", m.group(1).lower()), m.start(), m.end())
+            for m in re.finditer(r"https?://(?:www\.)?([^\s\"'<>]{1,2000})", text)
+        ]
+
+    toy = FunctionExtractor("toy-url", urls, schemes=(Scheme("url", "URL"),))
+    extractors = (*default_registry().select(None), toy)
+    calls = [
+        {"tool": "web_fetch", "input": {"url": "https://www.example.org/blog/moe"},
+         "output": "Mixture-of-experts models route each token to a few experts."},
+        {"tool": "web_fetch", "input": {"url": "https://example.org/blog/invented"},
+         "output": "404 Not Found"},
+    ]  # fmt: skip
+    found = load_evidence(calls, extractors=extractors).evidence.identifiers
+    assert Identifier("url", "example.org/blog/moe") in found
+    assert Identifier("url", "example.org/blog/invented") not in found
