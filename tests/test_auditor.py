@@ -224,8 +224,8 @@ def test_auditor_is_reusable_and_restricts_extractors(registry: groundcheck.Regi
 
 
 def test_unknown_extractor_name_is_an_error(registry: groundcheck.Registry) -> None:
-    with pytest.raises(groundcheck.RegistryError, match="no extractor named 'pmid'"):
-        Auditor(Policy(extractors=("pmid",)), registry=registry)
+    with pytest.raises(groundcheck.RegistryError, match="no extractor named 'cve'"):
+        Auditor(Policy(extractors=("cve",)), registry=registry)
 
 
 def test_audit_does_not_mutate_inputs() -> None:

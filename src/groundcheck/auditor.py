@@ -172,6 +172,8 @@ class FileAudit:
 
     verdict: Verdict
     report_name: str
+    report: str = ""
+    """The text audited (the HTML renderer shows it with its citations highlighted)."""
 
 
 def audit_files(
@@ -216,7 +218,7 @@ def audit_files(
         name = first.report_path or f"{trace} (final answer)"
     bibliographies = {path: read_text(path) for path in bibliography}
     verdict = auditor.audit(text, run.evidence, bibliography=bibliographies or None)
-    return FileAudit(verdict, name)
+    return FileAudit(verdict, name, text)
 
 
 def _bibliographies(value: str | Mapping[str, str] | None) -> list[tuple[str, str]]:

@@ -99,6 +99,9 @@ class Scheme:
     """Its name in a sentence: ``arXiv``, ``DOI``, ``URL``."""
     prefix: str = ""
     """Written before the id when citing it: ``arXiv:``, ``doi:``; empty for URLs."""
+    versioned: bool = True
+    """Whether a version is written with the id (``2005.11401v2``). A DOI's version (a
+    bioRxiv preprint's ``v2``) is not part of the DOI, so DOIs are cited without it."""
 
     @classmethod
     def unknown(cls, name: str) -> Scheme:
@@ -106,7 +109,7 @@ class Scheme:
 
     def cite(self, identifier: Identifier) -> str:
         """How a person writes ``identifier``: the prefix, the canonical id, its version."""
-        return self.prefix + identifier.display
+        return self.prefix + (identifier.display if self.versioned else identifier.id)
 
 
 @frozen

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from groundcheck.cli import main
+from groundcheck.extractors.builtin import default_registry
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +93,7 @@ def test_extractors_lists_builtins(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     golden("extractors.txt", out)
     code, out, _ = run(capsys, "extractors", "--format", "json", "--no-plugins")
-    assert [r["name"] for r in json.loads(out)] == ["arxiv", "arxiv-legacy", "doi", "title"]
+    assert [r["name"] for r in json.loads(out)] == default_registry().names()
 
 
 def test_fail_on_warning_and_thresholds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -287,6 +288,12 @@ def test_audit_sarif(capsys: pytest.CaptureFixture[str]) -> None:
     fabricated = [r for r in results if r["ruleId"] == "fabricated-id"]
     assert fabricated[0]["level"] == "error"
     region = fabricated[0]["locations"][0]["physicalLocation"]["region"]
-    assert region == {"startLine": 7, "startColumn": 28, "endLine": 7, "endColumn": 38}
+    assert region == {
+        "startLine": 7,
+        "startColumn": 28,
+        "endLine": 7,
+        "endColumn": 38,
+        "snippet": {"text": "2005.11401"},
+    }
     rules = {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]}
     assert {"fabricated-id", "unverified-title", "no-tool-calls"} <= rules

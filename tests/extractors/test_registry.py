@@ -15,57 +15,57 @@ import groundcheck
 from groundcheck import Identifier, Mention, Registry, audit
 from groundcheck.errors import PluginError, RegistryError
 from groundcheck.extractors import extract
-from groundcheck.extractors.builtin import default_registry
+from groundcheck.extractors.builtin import builtin_registry, default_registry
 from groundcheck.extractors.registry import FunctionExtractor
 
-PMID = re.compile(r"PMID:\s*([0-9]{1,8})\b", re.IGNORECASE)
+RFC = re.compile(r"RFC\s*([0-9]{1,5})\b")
 
 
-def find_pmid(text: str) -> Iterator[Mention]:
-    """PubMed ids written as PMID: 12345."""
-    for m in PMID.finditer(text):
-        yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+def find_rfc(text: str) -> Iterator[Mention]:
+    """IETF RFC numbers written as RFC 9110 (groundcheck ships no rfc extractor)."""
+    for m in RFC.finditer(text):
+        yield Mention(Identifier("rfc", m[1]), m.start(1), m.end(1))
 
 
 def test_register_and_use_a_custom_extractor(registry: Registry) -> None:
-    """A user's PMID extractor, a few lines long, grounds and flags like the built-ins."""
-    registry.register(find_pmid, name="pmid")
+    """A user's RFC extractor, a few lines long, grounds and flags like the built-ins."""
+    registry.register(find_rfc, name="rfc")
     v = audit(
-        "Shown in PMID: 123 and PMID: 999.",
-        [{"tool": "pubmed", "output": {"pmid": 123}}],
+        "Shown in RFC 123 and RFC 999.",
+        [{"tool": "rfc_index", "output": {"rfcs": ["RFC 123"]}}],
         registry=registry,
     )
     assert [(f.code, f.citation.id) for f in v.findings if f.citation] == [("fabricated-id", "999")]
-    assert "pmid:999 is not in any tool output" in v.findings[0].message
+    assert "rfc:999 is not in any tool output" in v.findings[0].message
 
 
 def test_decorator_forms(registry: Registry) -> None:
     @registry.extractor
-    def pmid_plain(text: str) -> Iterator[Mention]:
-        yield from find_pmid(text)
+    def rfc_plain(text: str) -> Iterator[Mention]:
+        yield from find_rfc(text)
 
-    @registry.extractor("pmid")
+    @registry.extractor("rfc")
     def whatever(text: str) -> Iterator[Mention]:
-        yield from find_pmid(text)
+        yield from find_rfc(text)
 
-    assert "pmid-plain" in registry
-    assert "pmid" in registry
-    assert registry.get("pmid").description == ""
-    assert registry.names()[-2:] == ["pmid-plain", "pmid"]
+    assert "rfc-plain" in registry
+    assert "rfc" in registry
+    assert registry.get("rfc").description == ""
+    assert registry.names()[-2:] == ["rfc-plain", "rfc"]
 
 
 def test_name_clash_is_an_error_unless_replace(registry: Registry) -> None:
     with pytest.raises(RegistryError, match=r"'doi' is already registered \(from builtin\)"):
-        registry.register(find_pmid, name="doi")
-    registry.register(find_pmid, name="doi", replace=True)
-    assert registry.get("doi").find("PMID: 5") is not None
+        registry.register(find_rfc, name="doi")
+    registry.register(find_rfc, name="doi", replace=True)
+    assert registry.get("doi").find("RFC 5") is not None
     assert isinstance(RegistryError("x"), ValueError)
 
 
-@pytest.mark.parametrize("name", ["", "PMID", "has space", "-x", "a--b", 3])
+@pytest.mark.parametrize("name", ["", "RFC", "has space", "-x", "a--b", 3])
 def test_bad_names_are_rejected(registry: Registry, name: object) -> None:
     with pytest.raises(RegistryError, match="not valid"):
-        registry.register(find_pmid, name=name)  # type: ignore[arg-type]
+        registry.register(find_rfc, name=name)  # type: ignore[arg-type]
 
 
 def test_not_an_extractor(registry: Registry) -> None:
@@ -74,22 +74,23 @@ def test_not_an_extractor(registry: Registry) -> None:
 
 
 def test_class_based_extractor(registry: Registry) -> None:
-    class Pmid:
-        name = "pmid"
-        description = "PubMed ids"
+    class Rfc:
+        name = "rfc"
+        description = "RFC numbers"
 
         def find(self, text: str) -> Iterator[Mention]:
-            return find_pmid(text)
+            return find_rfc(text)
 
-    registry.register(Pmid)
-    assert registry.get("pmid").description == "PubMed ids"
-    with pytest.raises(RegistryError, match="names itself 'pmid', registered as 'other'"):
-        registry.register(Pmid(), name="other")
+    registry.register(Rfc)
+    assert registry.get("rfc").description == "RFC numbers"
+    with pytest.raises(RegistryError, match="names itself 'rfc', registered as 'other'"):
+        registry.register(Rfc(), name="other")
 
 
 def test_unregister_and_unknown(registry: Registry) -> None:
+    before = registry.names()
     registry.unregister("doi")
-    assert registry.names() == ["arxiv", "arxiv-legacy", "title"]
+    assert registry.names() == [n for n in before if n != "doi"]
     with pytest.raises(RegistryError, match="no extractor named 'doi'"):
         registry.get("doi")
     with pytest.raises(RegistryError):
@@ -98,18 +99,18 @@ def test_unregister_and_unknown(registry: Registry) -> None:
 
 def test_copy_is_isolated(registry: Registry) -> None:
     clone = registry.copy()
-    clone.register(find_pmid, name="pmid")
-    assert "pmid" in clone
-    assert "pmid" not in registry
+    clone.register(find_rfc, name="rfc")
+    assert "rfc" in clone
+    assert "rfc" not in registry
 
 
 def test_default_registry_sees_decorated_user_extractors() -> None:
     """eyecite's trap avoided: what a user registers is used by the default audit."""
-    name = "test-default-pmid"
-    groundcheck.register_extractor(name)(find_pmid)
+    name = "test-default-rfc"
+    groundcheck.register_extractor(name)(find_rfc)
     try:
-        v = audit("PMID: 77", [])
-        assert [c.citation.scheme for c in v.citations] == ["pmid"]
+        v = audit("RFC 77", [])
+        assert [c.citation.scheme for c in v.citations] == ["rfc"]
     finally:
         default_registry().unregister(name)
 
@@ -163,16 +164,16 @@ def test_entry_point_discovery_is_lazy_and_explicit(
         import re, sys
         from groundcheck import Identifier, Mention
         LOADED = True
-        def find_pmid(text):
-            for m in re.finditer(r"PMID:\\s*(\\d+)", text):
-                yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+        def find_rfc(text):
+            for m in re.finditer(r"RFC\\s*(\\d+)", text):
+                yield Mention(Identifier("rfc", m[1]), m.start(1), m.end(1))
         """,
     )
-    _entry_points(monkeypatch, _ep("pmid", "gc_test_plugin:find_pmid"))
-    assert registry.discover() == ["pmid"]
+    _entry_points(monkeypatch, _ep("rfc", "gc_test_plugin:find_rfc"))
+    assert registry.discover() == ["rfc"]
     assert "gc_test_plugin" not in sys.modules
-    assert registry.source("pmid").startswith("entry point gc_test_plugin:find_pmid")
-    assert [c.id for c in extract("PMID: 42", registry)] == ["42"]
+    assert registry.source("rfc").startswith("entry point gc_test_plugin:find_rfc")
+    assert [c.id for c in extract("RFC 42", registry)] == ["42"]
     assert "gc_test_plugin" in sys.modules
     assert registry.discover() == []  # idempotent
 
@@ -203,7 +204,7 @@ def test_plugin_that_is_not_an_extractor(
         registry.get("num")
 
 
-def test_docs_pmid_example_runs() -> None:
+def test_docs_custom_extractor_example_runs() -> None:
     """The custom-extractor example in docs/extractors.md runs as written."""
     doc = (Path(__file__).resolve().parents[2] / "docs" / "extractors.md").read_text("utf-8")
     blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
@@ -212,5 +213,93 @@ def test_docs_pmid_example_runs() -> None:
     try:
         exec(blocks[0], namespace)
     finally:
-        if "pmid" in default_registry():
-            default_registry().unregister("pmid")
+        if "rfc" in default_registry():
+            default_registry().unregister("rfc")
+
+
+# -- plug-in isolation (issue 14: one broken plug-in must not stop the others) ---------------
+
+
+def test_plugin_calling_sys_exit_on_import_is_a_plugin_error(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plug-in's ``sys.exit(0)`` at import is its failure, never the end of the audit."""
+    _plugin(tmp_path, monkeypatch, "import sys\nsys.exit(0)\n")
+    _entry_points(monkeypatch, _ep("exiter", "gc_test_plugin:find"))
+    registry.discover()
+    with pytest.raises(PluginError, match="failed to import: SystemExit: 0"):
+        registry.get("exiter")
+
+
+def test_plugin_calling_sys_exit_while_running_is_a_plugin_error(registry: Registry) -> None:
+    def exits(text: str) -> Iterator[Mention]:
+        raise SystemExit(0)
+        yield  # pragma: no cover
+
+    registry.register(exits, name="exits")
+    with pytest.raises(PluginError, match="'exits' failed: SystemExit: 0"):
+        extract("abc", registry)
+
+
+def test_tolerant_discovery_sets_broken_plugins_aside(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """strict=False: a clash, a bad name and a failed import are listed; the rest still run."""
+    _plugin(
+        tmp_path,
+        monkeypatch,
+        """
+        import re
+        from groundcheck import Identifier, Mention
+        def find_rfc(text):
+            for m in re.finditer(r"RFC\\s*(\\d+)", text):
+                yield Mention(Identifier("rfc", m[1]), m.start(1), m.end(1))
+        raise_later = None
+        """,
+    )
+    (tmp_path / "gc_broken_plugin.py").write_text("raise ImportError('no foo')\n", "utf-8")
+    monkeypatch.delitem(sys.modules, "gc_broken_plugin", raising=False)
+    _entry_points(
+        monkeypatch,
+        _ep("rfc", "gc_test_plugin:find_rfc"),
+        _ep("doi", "gc_test_plugin:find_rfc"),
+        _ep("Bad Name", "gc_test_plugin:find_rfc"),
+        _ep("broken", "gc_broken_plugin:find"),
+    )
+    assert registry.discover(strict=False) == ["broken", "rfc"]
+    broken = registry.broken()
+    assert sorted(broken) == [
+        "Bad Name (gc_test_plugin:find_rfc)",
+        "broken",
+        "doi (gc_test_plugin:find_rfc)",
+    ]
+    assert "ImportError: no foo" in broken["broken"]
+    assert "already registered" in broken["doi (gc_test_plugin:find_rfc)"]
+    names = [ex.name for ex in registry]
+    assert names == [*builtin_registry().names(), "rfc"]
+    assert [c.id for c in extract("RFC 42 and 10.1000/xyz", registry)] == ["42", "10.1000/xyz"]
+    with pytest.raises(PluginError, match="no foo"):
+        registry.get("broken")  # asked for by name, it is still an error
+    assert registry.copy().broken() == broken
+
+
+def test_broken_plugin_is_imported_once(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failed load is remembered: the module's side effects do not run again on each use."""
+    counter = tmp_path / "imports.txt"
+    _plugin(
+        tmp_path,
+        monkeypatch,
+        f"""
+        with open({str(counter)!r}, "a") as f:
+            f.write("x")
+        raise RuntimeError("broken on import")
+        """,
+    )
+    _entry_points(monkeypatch, _ep("bad", "gc_test_plugin:find"))
+    registry.discover(strict=False)
+    for _ in range(3):
+        assert "broken on import" in registry.broken()["bad"]
+        list(registry)
+    assert counter.read_text("utf-8") == "x"

@@ -138,15 +138,15 @@ def test_titles_beside_ids_from_any_extractor() -> None:
 
     registry = builtin_registry()
 
-    @registry.extractor("pmid")
-    def pmid(text: str):  # type: ignore[no-untyped-def]
-        for m in regex_module.finditer(r"PMID:\s*(\d+)", text):
-            yield Mention(Identifier("pmid", m[1]), m.start(1), m.end(1))
+    @registry.extractor("rfc")
+    def rfc(text: str):  # type: ignore[no-untyped-def]
+        for m in regex_module.finditer(r"RFC\s*(\d+)", text):
+            yield Mention(Identifier("rfc", m[1]), m.start(1), m.end(1))
 
-    text = "Deep Learning for Protein Folding Prediction (PMID: 12345)."
+    text = "Hypertext Transfer Protocol Semantics Explained (RFC 9110)."
     found = [(c.scheme, c.raw) for c in extract(text, registry)]
-    assert ("title", "Deep Learning for Protein Folding Prediction") in found
-    assert ("pmid", "12345") in found
+    assert ("title", "Hypertext Transfer Protocol Semantics Explained") in found
+    assert ("rfc", "9110") in found
 
 
 def test_packed_json_gives_no_title_fragments() -> None:

@@ -139,3 +139,16 @@ def test_main_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
         server_module.main(["--version"])
     assert exit_info.value.code == 0
     assert groundcheck.__version__ in capsys.readouterr().out
+
+
+def test_the_cli_verb_serves_the_same_tools() -> None:
+    """``groundcheck mcp`` is the command users configure in their MCP client."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "groundcheck", "mcp"], cwd=str(ROOT)
+    )
+
+    async def run() -> list[str]:
+        async with Client(params, read_timeout_seconds=60) as client:
+            return sorted(t.name for t in (await client.list_tools()).tools)
+
+    assert asyncio.run(run()) == ["audit", "extract"]

@@ -1,4 +1,4 @@
-"""The ``groundcheck`` command: audit | extract | extractors | rate | compare | ledger.
+"""The ``groundcheck`` command: audit | extract | extractors | rate | compare | ledger | mcp.
 
 Exit codes are a contract for CI: 0 the report passed, 1 findings at or above ``--fail-on``,
 2 the command could not run (usage, unreadable or malformed input). Errors are one line on
@@ -40,21 +40,49 @@ def build_parser() -> Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (the console script passes it to ``sys.exit``)."""
-    from groundcheck.cli.commands import EXIT_ERROR, EXIT_OK
+    """Run the CLI; returns the exit status (the console script passes it to ``sys.exit``).
 
+    Whatever happens inside a command, the result is an exit status and at most one line on
+    stderr per problem: a plug-in calling ``sys.exit()``, a worker process dying and a library
+    logging to stderr are each turned into one clear line, never a traceback or a silent exit.
+    """
+    from groundcheck.cli import terminal
+    from groundcheck.cli.commands import EXIT_ERROR, EXIT_OK, render_error
+
+    terminal.prepare_streams()
     args = build_parser().parse_args(argv)
+    from concurrent.futures.process import BrokenProcessPool
+
     from groundcheck.errors import GroundcheckError
 
-    try:
-        status: int = args.command_main(args)
-    except GroundcheckError as exc:
-        sys.stderr.write(f"groundcheck: error: {exc}\n")
-        return EXIT_ERROR
-    except BrokenPipeError:
-        sys.stderr.close()  # output cut off by `| head`: not an error worth a traceback
-        return EXIT_OK
-    except KeyboardInterrupt:
-        sys.stderr.write("groundcheck: interrupted\n")
-        return 130
+    with terminal.capture_logs() as logs:
+        try:
+            status: int = args.command_main(args)
+        except GroundcheckError as exc:
+            output = render_error(args, exc)
+            if output is not None:
+                terminal.write(output)
+            terminal.error(str(exc))
+            status = EXIT_ERROR
+        except BrokenPipeError:
+            sys.stderr.close()  # output cut off by `| head`: not an error worth a traceback
+            return EXIT_OK
+        except KeyboardInterrupt:
+            sys.stderr.write("groundcheck: interrupted\n")
+            return 130
+        except SystemExit as exc:  # from inside a command: a plug-in or a library, not us
+            terminal.error(
+                f"the command was stopped by a call to sys.exit({exc.code!r}) from code it "
+                "ran (a plug-in?); nothing was checked"
+            )
+            status = EXIT_ERROR
+        except BrokenProcessPool as exc:
+            terminal.error(
+                f"a worker process died ({exc}); rerun with --workers 1 to see which run "
+                "or plug-in stops it"
+            )
+            status = EXIT_ERROR
+    summary = logs.summary()
+    if summary is not None and not getattr(args, "quiet", False):
+        terminal.info(summary)
     return status

@@ -4,17 +4,18 @@ parse → one library call → render → exit code."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
+from groundcheck.cli import terminal
 from groundcheck.cli.options import (
     add_batch,
     add_extractors,
     add_fail_on,
     add_format,
+    add_locations,
     add_plugins,
     add_policy,
     policy_options,
@@ -22,8 +23,9 @@ from groundcheck.cli.options import (
 
 if TYPE_CHECKING:
     from groundcheck.extractors import Registry
+    from groundcheck.render import RenderContext
 
-__all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_FINDINGS", "EXIT_OK", "Command"]
+__all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_FINDINGS", "EXIT_OK", "Command", "render_error"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -37,30 +39,120 @@ class Command:
     run: Callable[[argparse.Namespace], int]
 
 
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+_write = terminal.write
+_fail = terminal.error
+
+MACHINE_FORMATS = ("sarif", "github")
+"""Formats whose file names must be real paths: stdin is ``stdin.md`` there, not ``<stdin>``."""
 
 
-def _fail(message: str) -> None:
-    sys.stderr.write(f"groundcheck: error: {message}\n")
+def _registry(args: argparse.Namespace, *, report: bool = True) -> Registry:
+    """The default registry, plus installed plug-ins unless ``--no-plugins``.
 
-
-def _registry(no_plugins: bool) -> Registry:
+    A plug-in that cannot be registered or loaded is reported once (a warning) and the other
+    extractors still run; with ``--strict-plugins`` it is an error.
+    """
+    from groundcheck.errors import PluginError
     from groundcheck.extractors import default_registry
 
     registry = default_registry()
-    if not no_plugins:
-        registry = registry.copy()
-        registry.discover()
+    if args.no_plugins:
+        return registry
+    registry = registry.copy()
+    registry.discover(strict=False)
+    broken = registry.broken()
+    if broken and getattr(args, "strict_plugins", False):
+        raise PluginError("; ".join(broken.values()) + " (--strict-plugins)")
+    if report:
+        for problem in broken.values():
+            terminal.warning(f"{problem}; skipped, the other extractors still run")
     return registry
 
 
-def _render(kind: str, fmt: str, value: Any, path: str = "report") -> str:
+def _context(args: argparse.Namespace, path: str = "report", **extra: Any) -> RenderContext:
     from groundcheck import __version__
-    from groundcheck.render import RenderContext, render
+    from groundcheck.render import RenderContext
 
-    return render(kind, fmt, value, RenderContext(path=path, version=__version__))
+    return RenderContext(
+        path=path,
+        version=__version__,
+        color=args.format == "text" and terminal.use_color(args.color),
+        quiet=args.quiet,
+        **extra,
+    )
+
+
+def _render(
+    kind: str, args: argparse.Namespace, value: Any, path: str = "report", **extra: Any
+) -> str:
+    from groundcheck.render import render
+
+    return render(kind, args.format, value, _context(args, path, **extra))
+
+
+def _stdin_name(args: argparse.Namespace) -> str:
+    """What a report read from stdin is called in this output format."""
+    name: str | None = getattr(args, "stdin_name", None)
+    if name:
+        return name
+    return "stdin.md" if args.format in MACHINE_FORMATS else "<stdin>"
+
+
+def _sarif_base(args: argparse.Namespace) -> str | None:
+    from pathlib import Path
+
+    from groundcheck.errors import ConfigError
+
+    base: str | None = getattr(args, "sarif_base", None)
+    if base is not None and not Path(base).is_dir():
+        problem = "no such directory" if not Path(base).exists() else "not a directory"
+        raise ConfigError(f"--sarif-base {base}: {problem}")
+    return base
+
+
+def _one_stdin(**uses: Any) -> None:
+    """Standard input can be read once: at most one input may be ``-``."""
+    from groundcheck.errors import ConfigError
+
+    named = []
+    for option, value in uses.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        named += [option] * sum(1 for v in values if v == "-")
+    if len(named) > 1:
+        raise ConfigError(
+            f"standard input can be read only once, but {' and '.join(named)} are all '-'"
+        )
+
+
+def render_error(args: argparse.Namespace, exc: Exception) -> str | None:
+    """For a machine format, the error as that format (a SARIF log with the error as a tool
+    execution notification; a GitHub ``::error``), so an upload step still gets a valid file."""
+    from groundcheck import __version__
+    from groundcheck.errors import ConfigError, InputError
+
+    fmt = getattr(args, "format", None)
+    if fmt not in MACHINE_FORMATS or getattr(args, "kind", None) != "verdict":
+        return None
+    message = str(exc)
+    source = getattr(exc, "source", None) if isinstance(exc, InputError) else None
+    line = getattr(exc, "line", None) if isinstance(exc, InputError) else None
+    if source == "-":
+        source = _stdin_name(args)
+    if fmt == "github":
+        from groundcheck.render.github import escape_data, escape_property
+
+        title = escape_property("groundcheck could not audit")
+        return f"::error title={title}::{escape_data(message)}\n"
+    from groundcheck.render.escape import replace_surrogates
+    from groundcheck.render.sarif import error_sarif
+
+    try:
+        base = _sarif_base(args)
+    except ConfigError:  # the base itself is the error: locate against the working directory
+        base = None
+    return replace_surrogates(
+        error_sarif(message, __version__, source=source, line=line, base=base)
+    )
 
 
 def _check_level(value: float, name: str) -> None:
@@ -96,13 +188,14 @@ def declare_audit(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FILE",
-        help="a trace or tool-call file, or a session folder, any supported format "
-        "(repeatable: several files are one run)",
+        help="a trace or tool-call file, or a session folder, any supported format; '-' for "
+        "stdin (repeatable: several files are one run)",
     )
     p.add_argument(
         "--trace",
         metavar="FILE",
-        help="a trace holding the final answer too: audited alone when REPORT is not given",
+        help="a trace holding the final answer too ('-' for stdin): audited alone when REPORT "
+        "is not given",
     )
     p.add_argument(
         "--bibliography",
@@ -125,15 +218,28 @@ def declare_audit(p: argparse.ArgumentParser) -> None:
         help="the sample of an inspect-ai log to audit (ID, or ID:EPOCH when it ran several "
         "epochs): its final completion against its tool messages",
     )
-    add_format(p, "verdict", "; sarif for code-scanning dashboards")
+    add_format(
+        p,
+        "verdict",
+        "; sarif for code scanning, github for workflow annotations, html for one "
+        "self-contained page",
+    )
+    add_locations(p)
     add_fail_on(p)
     add_policy(p)
+    p.set_defaults(kind="verdict")
 
 
 def run_audit(args: argparse.Namespace) -> int:
     from groundcheck.auditor import Auditor, Policy, audit_files
 
-    auditor = Auditor(Policy(**policy_options(args)), registry=_registry(args.no_plugins))
+    _one_stdin(
+        REPORT=args.report,
+        **{"--evidence": args.evidence, "--trace": args.trace},
+        **{"--bibliography": args.bibliography},
+    )
+    base = _sarif_base(args)
+    auditor = Auditor(Policy(**policy_options(args)), registry=_registry(args))
     result = audit_files(
         auditor,
         args.report,
@@ -143,7 +249,20 @@ def run_audit(args: argparse.Namespace) -> int:
         evidence_format=args.evidence_format,
         sample=args.sample,
     )
-    _write(_render("verdict", args.format, result.verdict, result.report_name))
+    path, embedded = result.report_name, False
+    if args.report == "-":
+        path = _stdin_name(args)
+    elif args.report is None and args.trace is not None:
+        trace = _stdin_name(args) if args.trace == "-" else args.trace
+        if result.report_name == f"{args.trace} (final answer)":
+            # Lines count within the final answer, not the trace file: text says so in the
+            # name; the machine formats locate it at the trace and say so in the message.
+            embedded = args.format != "text"
+            path = trace if embedded else f"{trace} (final answer)"
+    out = _render(
+        "verdict", args, result.verdict, path, base=base, embedded=embedded, report=result.report
+    )
+    _write(out)
     return EXIT_FINDINGS if result.verdict.fails(args.fail_on) else EXIT_OK
 
 
@@ -153,6 +272,7 @@ def run_audit(args: argparse.Namespace) -> int:
 def declare_extract(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="text to scan ('-' for stdin)")
     add_format(p, "citations")
+    p.add_argument("--stdin-name", metavar="NAME", help="the name stdin ('-') is reported under")
     add_extractors(p)
     add_plugins(p)
 
@@ -161,10 +281,10 @@ def run_extract(args: argparse.Namespace) -> int:
     from groundcheck.evidence.jsonio import read_text
     from groundcheck.extractors import extract
 
-    registry = _registry(args.no_plugins)
+    registry = _registry(args)
     citations = extract(read_text(args.file), extractors=registry.select(args.extractors))
-    name = "<stdin>" if args.file == "-" else args.file
-    _write(_render("citations", args.format, citations, name))
+    name = _stdin_name(args) if args.file == "-" else args.file
+    _write(_render("citations", args, citations, name))
     return EXIT_OK
 
 
@@ -174,12 +294,43 @@ def declare_extractors(p: argparse.ArgumentParser) -> None:
 
 
 def run_extractors(args: argparse.Namespace) -> int:
-    registry = _registry(args.no_plugins)
-    rows = [
-        {"name": ex.name, "source": registry.source(ex.name), "description": ex.description}
-        for ex in registry
-    ]
-    _write(_render("extractors", args.format, rows))
+    """Every extractor, a broken plug-in included (marked with its error, never hidden)."""
+    from groundcheck.errors import PluginError
+
+    strict, args.strict_plugins = args.strict_plugins, False
+    registry = _registry(args, report=False)
+    broken = {} if args.no_plugins else registry.broken()
+    rows: list[dict[str, Any]] = []
+    for name in registry.names():
+        try:
+            ex = registry.get(name)
+        except PluginError as exc:
+            rows.append(
+                {
+                    "name": name,
+                    "source": registry.source(name),
+                    "description": "",
+                    "error": str(exc),
+                }
+            )
+            continue
+        rows.append(
+            {
+                "name": ex.name,
+                "source": registry.source(name),
+                "description": ex.description,
+                "error": None,
+            }
+        )
+    for label, problem in broken.items():
+        if label not in registry:
+            rows.append(
+                {"name": label, "source": "not registered", "description": "", "error": problem}
+            )
+    _write(_render("extractors", args, rows))
+    if strict and broken:
+        _fail(f"{len(broken)} plug-in(s) cannot be loaded (--strict-plugins)")
+        return EXIT_ERROR
     return EXIT_OK
 
 
@@ -212,11 +363,13 @@ def declare_rate(p: argparse.ArgumentParser) -> None:
 
 def run_rate(args: argparse.Namespace) -> int:
     from groundcheck.batch import rate
-    from groundcheck.cli.progress import progress_for
+    from groundcheck.cli.progress import progress_factory
 
     _check_level(args.target, "--target")
     _check_level(args.confidence, "--confidence")
     _check_workers(args.workers)
+    if not args.no_plugins:
+        _registry(args)  # a broken plug-in is reported here, once, not by every worker
     report = rate(
         args.runs,
         options=_batch_options(args),
@@ -224,9 +377,9 @@ def run_rate(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         canary=args.canary,
         workers=args.workers,
-        progress=progress_for,
+        progress=progress_factory(not args.quiet),
     )
-    _write(_render("rate", args.format, report))
+    _write(_render("rate", args, report))
     if report.overall.runs == 0:
         _fail("no run could be audited; nothing was measured")
         return EXIT_ERROR
@@ -241,7 +394,7 @@ def run_rate(args: argparse.Namespace) -> int:
         from groundcheck.render.plot import forest_plot
 
         forest_plot(report, args.plot)
-        sys.stderr.write(f"plot written to {args.plot}\n")
+        terminal.info(f"plot written to {args.plot}", args.quiet)
     return EXIT_OK
 
 
@@ -253,19 +406,21 @@ def declare_compare(p: argparse.ArgumentParser) -> None:
 
 def run_compare(args: argparse.Namespace) -> int:
     from groundcheck.batch import compare
-    from groundcheck.cli.progress import progress_for
+    from groundcheck.cli.progress import progress_factory
 
     _check_level(args.confidence, "--confidence")
     _check_workers(args.workers)
+    if not args.no_plugins:
+        _registry(args)  # a broken plug-in is reported here, once, not by every worker
     report = compare(
         args.a,
         args.b,
         options=_batch_options(args),
         confidence=args.confidence,
         workers=args.workers,
-        progress=progress_for,
+        progress=progress_factory(not args.quiet),
     )
-    _write(_render("compare", args.format, report))
+    _write(_render("compare", args, report))
     if report.result.pairs == 0:
         _fail("no task was audited on both sides")
         return EXIT_ERROR
@@ -291,8 +446,10 @@ def declare_ledger(p: argparse.ArgumentParser) -> None:
     audit.add_argument("report", metavar="REPORT", help="the report ('-' for stdin)")
     audit.add_argument("--run", metavar="NAME", help="the run (default: 'default')")
     add_format(audit, "verdict")
+    add_locations(audit)
     add_fail_on(audit)
     add_policy(audit)
+    audit.set_defaults(kind="verdict")
 
 
 def run_ledger(args: argparse.Namespace) -> int:
@@ -307,13 +464,53 @@ def run_ledger(args: argparse.Namespace) -> int:
     ledger = Ledger(args.db)
     if args.ledger_command == "show":
         runs = ledger.summary(args.run)
-        _write(_render("ledger", args.format, {"schema": "groundcheck.ledger/1", "runs": runs}))
+        _write(_render("ledger", args, {"schema": "groundcheck.ledger/1", "runs": runs}))
         return EXIT_OK
+    base = _sarif_base(args)
     report = read_text(args.report)
     verdict = ledger.audit(report, run=args.run or "default", **policy_options(args))
-    name = "<stdin>" if args.report == "-" else args.report
-    _write(_render("verdict", args.format, verdict, name))
+    name = _stdin_name(args) if args.report == "-" else args.report
+    _write(_render("verdict", args, verdict, name, base=base, report=report))
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK
+
+
+# -- schema ------------------------------------------------------------------------------------
+
+
+def declare_schema(p: argparse.ArgumentParser) -> None:
+    from groundcheck.schemas import names
+
+    p.add_argument(
+        "name",
+        metavar="NAME",
+        choices=names(),
+        help=f"which output: {', '.join(names())}",
+    )
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    from groundcheck.schemas import text
+
+    _write(text(args.name))
+    return EXIT_OK
+
+
+# -- mcp -------------------------------------------------------------------------------------
+
+
+def declare_mcp(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "server_args",
+        nargs=argparse.REMAINDER,
+        metavar="...",
+        help="passed to the server (see docs/integrations.md); needs the 'mcp' extra",
+    )
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    from groundcheck.integrations.mcp import main
+
+    return main(args.server_args)
 
 
 COMMANDS = (
@@ -355,10 +552,26 @@ COMMANDS = (
         run_ledger,
     ),
     Command(
+        "mcp",
+        "serve the audit and extract tools over MCP (stdio)",
+        "Run an MCP server over stdio with the read-only tools 'audit' and 'extract', for "
+        "agents and MCP clients (needs the 'mcp' extra).",
+        declare_mcp,
+        run_mcp,
+    ),
+    Command(
         "extractors",
         "list the registered extractors",
-        "List registered extractors: name, where it comes from, what it finds.",
+        "List registered extractors: name, where it comes from, what it finds; a plug-in "
+        "that cannot be loaded is listed as BROKEN with its error.",
         declare_extractors,
         run_extractors,
+    ),
+    Command(
+        "schema",
+        "print the JSON Schema of an output (verdict, rate, compare)",
+        "Print the JSON Schema (draft 2020-12) of a JSON output, as shipped in the package.",
+        declare_schema,
+        run_schema,
     ),
 )

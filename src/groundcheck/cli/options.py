@@ -14,14 +14,17 @@ __all__ = [
     "add_batch",
     "add_fail_on",
     "add_format",
+    "add_locations",
     "add_plugins",
     "add_policy",
+    "add_terminal",
     "policy_options",
 ]
 
 
 def add_format(parser: argparse.ArgumentParser, kind: str, note: str = "") -> None:
-    """``--format``, with the choices the renderer table has for this kind of result."""
+    """``--format``, with the choices the renderer table has for this kind of result, and the
+    options of a terminal (``--quiet``, ``--color``) that every printing command shares."""
     from groundcheck.render import formats
 
     choices = formats(kind)
@@ -31,6 +34,23 @@ def add_format(parser: argparse.ArgumentParser, kind: str, note: str = "") -> No
         default="text",
         help=f"output format: {', '.join(choices)} (default text){note}",
     )
+    add_terminal(parser)
+
+
+def add_terminal(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("terminal")
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar, no note: lines, no informational messages (errors still print)",
+    )
+    group.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour text output: auto (default) on a terminal unless NO_COLOR is set",
+    )
 
 
 def add_plugins(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +58,28 @@ def add_plugins(parser: argparse.ArgumentParser) -> None:
         "--no-plugins",
         action="store_true",
         help="do not load extractors from installed plug-ins (entry points)",
+    )
+    parser.add_argument(
+        "--strict-plugins",
+        action="store_true",
+        help="a plug-in that cannot be loaded is an error (exit 2); by default it is reported "
+        "once and the other extractors still run",
+    )
+
+
+def add_locations(parser: argparse.ArgumentParser) -> None:
+    """Where findings are located in machine formats: the stdin name and the SARIF base."""
+    parser.add_argument(
+        "--stdin-name",
+        metavar="NAME",
+        help="the file name a report read from stdin ('-') is reported under "
+        "(default <stdin> in text, stdin.md in sarif and github)",
+    )
+    parser.add_argument(
+        "--sarif-base",
+        metavar="DIR",
+        help="directory SARIF artifact URIs are relative to (SRCROOT; default the working "
+        "directory, which for code scanning should be the repository root)",
     )
 
 

@@ -10,10 +10,18 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any, overload
 
+from groundcheck.extractors.acl import ACL_EXTRACTOR
 from groundcheck.extractors.arxiv import ARXIV, find_arxiv, find_arxiv_legacy
+from groundcheck.extractors.dblp import DBLP_EXTRACTOR
 from groundcheck.extractors.doi import DOI, find_doi
+from groundcheck.extractors.isbn import ISBN_EXTRACTOR
+from groundcheck.extractors.openalex import OPENALEX_EXTRACTOR
+from groundcheck.extractors.openreview import OPENREVIEW_EXTRACTOR
+from groundcheck.extractors.pubmed import PMCID_EXTRACTOR, PMID_EXTRACTOR
 from groundcheck.extractors.registry import Extractor, FunctionExtractor, Registry
+from groundcheck.extractors.semanticscholar import S2_EXTRACTOR
 from groundcheck.extractors.title import TitleExtractor
+from groundcheck.extractors.url import URL_EXTRACTOR
 from groundcheck.model import Mention
 
 __all__ = ["BUILTIN", "builtin_registry", "default_registry", "register_extractor"]
@@ -34,6 +42,15 @@ BUILTIN: tuple[Extractor, ...] = (
     FunctionExtractor(
         "doi", find_doi, "DOIs: 10.1000/xyz, doi:, doi.org URLs; arXiv DOIs too", schemes=(DOI,)
     ),
+    URL_EXTRACTOR,
+    PMID_EXTRACTOR,
+    PMCID_EXTRACTOR,
+    ISBN_EXTRACTOR,
+    ACL_EXTRACTOR,
+    OPENREVIEW_EXTRACTOR,
+    S2_EXTRACTOR,
+    OPENALEX_EXTRACTOR,
+    DBLP_EXTRACTOR,
     TitleExtractor(),
 )
 
@@ -41,8 +58,9 @@ BUILTIN: tuple[Extractor, ...] = (
 def builtin_registry() -> Registry:
     """A fresh registry holding only the built-in extractors (tests start from this).
 
-    >>> builtin_registry().names()
-    ['arxiv', 'arxiv-legacy', 'doi', 'title']
+    >>> builtin_registry().names()  # doctest: +NORMALIZE_WHITESPACE
+    ['arxiv', 'arxiv-legacy', 'doi', 'url', 'pmid', 'pmcid', 'isbn', 'acl', 'openreview',
+     'semanticscholar', 'openalex', 'dblp', 'title']
     """
     registry = Registry()
     for extractor in BUILTIN:

@@ -28,7 +28,7 @@ def _run(
             found = list(extractor.find(text))
         else:
             found = list(getattr(extractor, "find_beside")(text, beside))  # noqa: B009
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a plug-in's sys.exit() must not end the audit
         raise PluginError(
             f"extractor {extractor.name!r} failed: {type(exc).__name__}: {exc}"
         ) from exc

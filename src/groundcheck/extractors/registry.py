@@ -5,6 +5,13 @@ fresh (tests never touch global state), a name clash is an error unless ``replac
 asked for, and entry points are discovered only when asked and imported only when first used,
 so a broken plug-in names itself instead of breaking every audit.
 
+A plug-in is third-party code running inside every audit, so it is isolated from the
+interpreter's exit: a ``SystemExit`` raised while importing it (or, see
+:mod:`groundcheck.extractors.pipeline`, while it runs) is a :class:`PluginError` like any other
+failure, never the end of the process. ``discover(strict=False)`` goes further, as the CLI
+does: a plug-in that cannot be registered or loaded is set aside, listed by :meth:`broken`
+with its error, and the other extractors still run.
+
 The registry knows nothing of its contents: the built-in families and the default registry
 live in :mod:`groundcheck.extractors.builtin`, which imports this module (never the reverse).
 """
@@ -107,9 +114,14 @@ class FunctionExtractor:
 
 
 class _Entry:
-    """A registered extractor, or an entry point that will become one when first used."""
+    """A registered extractor, or an entry point that will become one when first used.
 
-    __slots__ = ("_lock", "entry_point", "extractor", "name", "source")
+    A failed load is remembered (``error``): the plug-in is imported once, and every later use
+    raises the same :class:`PluginError` without importing it again. ``tolerant`` entries (from
+    ``discover(strict=False)``) are skipped when all extractors are run.
+    """
+
+    __slots__ = ("_lock", "entry_point", "error", "extractor", "name", "source", "tolerant")
 
     def __init__(
         self,
@@ -117,21 +129,29 @@ class _Entry:
         source: str,
         extractor: Extractor | None = None,
         entry_point: EntryPoint | None = None,
+        tolerant: bool = False,
     ):
         self.name = name
         self.source = source
         self.extractor = extractor
         self.entry_point = entry_point
+        self.tolerant = tolerant
+        self.error: str | None = None
         self._lock = threading.Lock()
 
     def load(self) -> Extractor:
         if self.extractor is not None:
             return self.extractor
         with self._lock:
-            if self.extractor is None:
+            if self.extractor is None and self.error is None:
                 if self.entry_point is None:  # pragma: no cover - constructor guarantees one
                     raise PluginError(f"extractor {self.name!r} has nothing to load")
-                self.extractor = _load_entry_point(self.name, self.entry_point)
+                try:
+                    self.extractor = _load_entry_point(self.name, self.entry_point)
+                except PluginError as exc:
+                    self.error = str(exc)
+            if self.extractor is None:
+                raise PluginError(self.error or f"extractor {self.name!r} could not be loaded")
         return self.extractor
 
 
@@ -139,12 +159,14 @@ def _load_entry_point(name: str, ep: EntryPoint) -> Extractor:
     where = f"extractor plug-in {name!r} ({ep.value})"
     try:
         obj = ep.load()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a plug-in's sys.exit() must not end the audit
         raise PluginError(f"{where} failed to import: {type(exc).__name__}: {exc}") from exc
     try:
         return _coerce(obj, name)
     except RegistryError as exc:
         raise PluginError(f"{where}: {exc}") from exc
+    except (Exception, SystemExit) as exc:  # its .name or .find raised while being checked
+        raise PluginError(f"{where} is not usable: {type(exc).__name__}: {exc}") from exc
 
 
 def _coerce(obj: Any, name: str | None) -> Extractor:
@@ -185,6 +207,9 @@ class Registry:
 
     def __init__(self, extractors: Iterable[Extractor] = ()) -> None:
         self._entries: dict[str, _Entry] = {}
+        self._unregistered: dict[str, str] = {}
+        """Plug-ins ``discover(strict=False)`` could not register (bad name, clash): label ->
+        error."""
         self._lock = threading.Lock()
         for ex in extractors:
             self.register(ex)
@@ -230,19 +255,24 @@ class Registry:
                 )
             del self._entries[name]
 
-    def discover(self, group: str = ENTRY_POINT_GROUP, *, replace: bool = False) -> list[str]:
+    def discover(
+        self, group: str = ENTRY_POINT_GROUP, *, replace: bool = False, strict: bool = True
+    ) -> list[str]:
         """Register every entry point of ``group``; each is imported only when first used.
 
         Returns the names added. A plug-in whose name clashes with a registered extractor is
         an error (pass ``replace=True`` to let plug-ins win); re-discovering the same entry
         point is a no-op, so calling this twice is safe.
+
+        With ``strict=False`` a plug-in that cannot be registered (a bad name, a clash) or, later,
+        loaded is set aside instead: :meth:`broken` lists it with its error, and running all
+        extractors skips it, so one broken plug-in does not stop the others.
         """
         from importlib.metadata import entry_points
 
         added = []
         for ep in sorted(entry_points(group=group), key=lambda e: (e.name, e.value)):
-            name = _check_name(ep.name)
-            current = self._entries.get(name)
+            current = self._entries.get(ep.name)
             if (
                 current is not None
                 and current.entry_point is not None
@@ -253,9 +283,33 @@ class Registry:
             dist = getattr(ep, "dist", None)
             if dist is not None:
                 source = f"{dist.name} {dist.version} ({ep.value})"
-            self._add(_Entry(name, source, entry_point=ep), replace=replace)
-            added.append(name)
+            try:
+                entry = _Entry(_check_name(ep.name), source, entry_point=ep, tolerant=not strict)
+                self._add(entry, replace=replace)
+            except RegistryError as exc:
+                if strict:
+                    raise
+                self._unregistered[f"{ep.name} ({ep.value})"] = (
+                    f"extractor plug-in {ep.name!r} ({source}) not registered: {exc}"
+                )
+                continue
+            added.append(ep.name)
         return added
+
+    def broken(self) -> dict[str, str]:
+        """Plug-ins that could not be registered or loaded, with their errors, by name.
+
+        Loads every plug-in not yet loaded (so a broken one is found now, not mid-audit).
+        """
+        found = dict(self._unregistered)
+        for entry in list(self._entries.values()):
+            if entry.entry_point is None:
+                continue
+            try:
+                entry.load()
+            except PluginError as exc:
+                found[entry.name] = str(exc)
+        return dict(sorted(found.items()))
 
     def _add(self, entry: _Entry, *, replace: bool) -> None:
         with self._lock:
@@ -293,14 +347,22 @@ class Registry:
     def copy(self) -> Registry:
         clone = Registry()
         clone._entries = dict(self._entries)
+        clone._unregistered = dict(self._unregistered)
         return clone
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries
 
     def __iter__(self) -> Iterator[Extractor]:
+        """Every extractor, loaded; a broken tolerant plug-in is skipped (see :meth:`broken`)."""
         for entry in list(self._entries.values()):
-            yield entry.load()
+            if entry.tolerant:
+                try:
+                    yield entry.load()
+                except PluginError:
+                    continue
+            else:
+                yield entry.load()
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -14,7 +14,11 @@ from groundcheck.document.layout import Layout
 from groundcheck.grounding.titles import EvidenceTitles
 from groundcheck.model import Citation, EvidenceSet, Grounding
 
-__all__ = ["ground"]
+__all__ = ["NOT_CITATIONS", "ground"]
+
+NOT_CITATIONS = frozenset({"code", "query"})
+"""Mention kinds that are written but not cited: a URL in a code span or block, an API
+endpoint (``https://api.example.org/v1/search?q=``). Tool outputs still return them."""
 
 
 def ground(
@@ -28,9 +32,10 @@ def ground(
 
     With a ``layout``, unmatched title phrases that are not written as citations are left out.
     """
+    cited = [c for c in citations if c.kind not in NOT_CITATIONS]
     return tuple(
         g
-        for g in _ground_each(citations, evidence, titles, threshold)
+        for g in _ground_each(cited, evidence, titles, threshold)
         if layout is None or not g.citation.is_title or g.grounded or layout.cited(g.citation)
     )
 

@@ -1,10 +1,12 @@
 """Renderers: one table from (what, format) to a function, used by every command.
 
 Renderers never decide; they turn a result into text. ``formats(kind)`` gives the CLI its
-``--format`` choices, so a new renderer is one row here and nothing else.
+``--format`` choices, so a new renderer is one row here and nothing else. Whatever a renderer
+returns, :func:`render` replaces lone surrogates in it (a ``\\ud800`` escape in a trace's JSON
+becomes one), so every output encodes as UTF-8.
 
 >>> formats("verdict")
-('text', 'json', 'sarif')
+('text', 'json', 'sarif', 'github', 'html')
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from attrs import frozen
 
 from groundcheck.errors import ConfigError
+from groundcheck.render.escape import replace_surrogates
 
 __all__ = ["RENDERERS", "RenderContext", "formats", "render"]
 
@@ -25,8 +28,19 @@ class RenderContext:
     """What a renderer may need beyond the value: where the report came from, the version."""
 
     path: str = "report"
-    """The name findings are reported under (the report file, or ``stdin``)."""
+    """The name findings are reported under (the report file, or the name given to stdin)."""
     version: str = ""
+    color: bool = False
+    """Text formats: colour for a terminal (the CLI decides: a TTY, and no ``NO_COLOR``)."""
+    quiet: bool = False
+    """Text formats: only the findings and the summary, no ``note:`` lines."""
+    base: str | None = None
+    """SARIF: the directory artifact URIs are relative to (default the working directory)."""
+    embedded: bool = False
+    """The report is text held inside ``path`` (a trace's final answer), so its lines and
+    columns are not lines of that file."""
+    report: str | None = None
+    """HTML: the report text itself, shown with its citations highlighted."""
 
 
 Renderer = Callable[[Any, RenderContext], str]
@@ -35,7 +49,7 @@ Renderer = Callable[[Any, RenderContext], str]
 def _verdict_text(value: Any, ctx: RenderContext) -> str:
     from groundcheck.render.text import verdict_text
 
-    return verdict_text(value, ctx.path)
+    return verdict_text(value, ctx.path, color=ctx.color, quiet=ctx.quiet)
 
 
 def _verdict_json(value: Any, ctx: RenderContext) -> str:
@@ -45,7 +59,19 @@ def _verdict_json(value: Any, ctx: RenderContext) -> str:
 def _verdict_sarif(value: Any, ctx: RenderContext) -> str:
     from groundcheck.render.sarif import verdict_sarif
 
-    return verdict_sarif(value, ctx.path, ctx.version)
+    return verdict_sarif(value, ctx.path, ctx.version, base=ctx.base, embedded=ctx.embedded)
+
+
+def _verdict_github(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.github import verdict_github
+
+    return verdict_github(value, ctx.path, embedded=ctx.embedded)
+
+
+def _verdict_html(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.html import verdict_html
+
+    return verdict_html(value, ctx.path, ctx.report, ctx.version)
 
 
 def _citations_text(value: Any, ctx: RenderContext) -> str:
@@ -67,6 +93,13 @@ def _rate_text(value: Any, ctx: RenderContext) -> str:
     from groundcheck.render.rates import rate_text
 
     return rate_text(value)
+
+
+def _rate_html(value: Any, ctx: RenderContext) -> str:
+    from groundcheck.render.html import rate_html
+    from groundcheck.render.plot import forest_svg
+
+    return rate_html(value, ctx.version, forest_svg(value))
 
 
 def _compare_text(value: Any, ctx: RenderContext) -> str:
@@ -92,10 +125,13 @@ RENDERERS: Mapping[tuple[str, str], Renderer] = MappingProxyType(
         ("verdict", "text"): _verdict_text,
         ("verdict", "json"): _verdict_json,
         ("verdict", "sarif"): _verdict_sarif,
+        ("verdict", "github"): _verdict_github,
+        ("verdict", "html"): _verdict_html,
         ("citations", "text"): _citations_text,
         ("citations", "json"): _json,
         ("rate", "text"): _rate_text,
         ("rate", "json"): _json,
+        ("rate", "html"): _rate_html,
         ("compare", "text"): _compare_text,
         ("compare", "json"): _json,
         ("extractors", "text"): _extractors_text,
@@ -118,7 +154,7 @@ def render(kind: str, fmt: str, value: Any, ctx: RenderContext | None = None) ->
     if renderer is None:
         known = ", ".join(formats(kind)) or "none"
         raise ConfigError(f"no {fmt!r} format for {kind}; known: {known}")
-    return renderer(value, ctx or RenderContext())
+    return replace_surrogates(renderer(value, ctx or RenderContext()))
 
 
 def verdict_text(verdict: Any, path: str = "report") -> str:

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from groundcheck.errors import ConfigError
 
 if TYPE_CHECKING:
     from groundcheck.batch import RateReport
 
-__all__ = ["forest_plot"]
+__all__ = ["forest_plot", "forest_svg"]
+
+INSTALL_HINT = "pip install 'groundcheck-citations[plot]'"
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ConfigError(f"plotting needs matplotlib, which is optional: {INSTALL_HINT}") from None
+    return plt
 
 
 def forest_plot(report: RateReport, path: str | Path) -> Path:
@@ -18,17 +32,35 @@ def forest_plot(report: RateReport, path: str | Path) -> Path:
     out = Path(path)
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise ConfigError(f"--plot wants a .png, .svg or .pdf file, got {out.name!r}")
-    try:
-        import matplotlib
+    plt = _pyplot()
+    fig = _figure(plt, report)
+    fig.savefig(out, dpi=150)
+    plt.close(fig)
+    return out
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ConfigError(
-            "plotting needs matplotlib, which is optional: pip install 'groundcheck[plot]'"
-        ) from None
+
+def forest_svg(report: RateReport) -> str | None:
+    """The forest plot as an inline ``<svg>`` element (text as paths: no font to fetch), or
+    None when matplotlib is not installed. Same report, same bytes."""
+    try:
+        plt = _pyplot()
+    except ConfigError:
+        return None
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "groundcheck", "svg.fonttype": "path"}):
+        fig = _figure(plt, report)
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+        plt.close(fig)
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg") :]
+
+
+def _figure(plt: Any, report: RateReport) -> Any:
     rows = [*report.groups, report.overall]
-    labels = [f"{g.name} ({g.flagged}/{g.runs})" for g in rows]
+    # Group names are data: a "$" would start matplotlib's mathtext (and may not parse).
+    labels = [f"{g.name} ({g.flagged}/{g.runs})".replace("$", r"\$") for g in rows]
     fig, ax = plt.subplots(figsize=(7, 0.55 * len(rows) + 1.4))
     for y, g in enumerate(reversed(rows)):
         r = g.run_rate
@@ -51,6 +83,4 @@ def forest_plot(report: RateReport, path: str | Path) -> Path:
     ax.legend(loc="lower right", frameon=False)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, dpi=150)
-    plt.close(fig)
-    return out
+    return fig

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from groundcheck.batch import CompareReport, GroupRate, RateReport
+from groundcheck.render.text import lines_text
 from groundcheck.stats import Interval
 
 __all__ = ["compare_text", "rate_text"]
@@ -56,7 +57,7 @@ def rate_text(report: RateReport) -> str:
     if len(report.unreadable) > 20:
         lines.append(f"unreadable: … and {len(report.unreadable) - 20} more (see --format json)")
     lines += [f"note: {n}" for n in report.notes]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
 
 
 def compare_text(report: CompareReport) -> str:
@@ -77,4 +78,4 @@ def compare_text(report: CompareReport) -> str:
         f"exact McNemar test: p = {result.p_value:.4g}",
     ]
     lines += [f"note: {note}" for note in report.notes]
-    return "\n".join(lines) + "\n"
+    return lines_text(lines)
