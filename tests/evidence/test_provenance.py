@@ -24,6 +24,10 @@ def arxiv(i: str) -> Identifier:
     return Identifier("arxiv", i)
 
 
+def url(key: str) -> Identifier:
+    return Identifier("url", key)
+
+
 def codes(trace_report: str, evidence: object) -> list[tuple[str, str | None]]:
     verdict = audit(trace_report, evidence)  # type: ignore[arg-type]
     return [(f.code, f.citation.id if f.citation else None) for f in verdict.findings]
@@ -132,7 +136,7 @@ def test_a_readback_across_the_files_of_a_run_is_not_evidence(order: str) -> Non
     trace = load_run(files if order == "trace first" else files[::-1])
     read = next(c for c in trace.evidence.calls if c.tool == "Read")
     assert read.excluded is not None and "stage1-review.jsonl" in read.excluded
-    assert trace.evidence.identifiers == {arxiv("2005.11401")}
+    assert trace.evidence.identifiers == {arxiv("2005.11401"), url("arxiv.org/abs/2005.11401")}
     if order == "trace first":
         assert trace.report == "RAG (arXiv:2005.11401) retrieves with DPR (arXiv:2004.04906)."
     report = "RAG (arXiv:2005.11401) retrieves with DPR (arXiv:2004.04906)."
@@ -250,18 +254,17 @@ def test_editor_view_is_a_read_and_create_a_write() -> None:
 
 def test_a_fetch_that_returned_the_page_grounds_the_url_it_was_asked_for() -> None:
     """WebFetch of arxiv.org/abs/2101.03961 returned a summary of the page: the requested
-    URL's id counts. A 404 and a redirect notice ground nothing; a DOI URL fetched with
-    content grounds the DOI."""
+    URL and its id count. A 404 grounds nothing. A redirect notice does not ground the URL
+    asked for, but the final URL it records is in the output, and that counts (with the work
+    it names). A DOI URL fetched with content grounds the DOI."""
     trace = load_evidence(FIXTURES / "claude-code-webfetch.jsonl")
     calls = trace.evidence.calls
-    assert arxiv("2101.03961") in calls[0].identifiers
+    assert calls[0].identifiers == {arxiv("2101.03961"), url("arxiv.org/abs/2101.03961")}
     assert calls[1].errored and not calls[1].identifiers
-    assert not calls[2].identifiers
+    assert url("doi.org/10.18653/v1/2020.emnlp-main.550") not in calls[2].identifiers
+    assert url("aclanthology.org/2020.emnlp-main.550") in calls[2].identifiers
     assert Identifier("doi", "10.1162/tacl_a_00276") in calls[3].identifiers
-    assert codes(trace.report or "", trace.evidence) == [
-        ("fabricated-id", "2004.99999"),
-        ("fabricated-id", "10.18653/v1/2020.emnlp-main.550"),
-    ]
+    assert codes(trace.report or "", trace.evidence) == [("fabricated-id", "2004.99999")]
 
 
 @pytest.mark.parametrize(
@@ -290,7 +293,10 @@ def test_the_fetch_rule_is_tunable() -> None:
               "output": "The article text, long enough to be a page."}]  # fmt: skip
     assert load_evidence(calls).evidence.identifiers == frozenset()
     rule = FetchRule(tools=r"(?i)grab", url_keys=("target_url",))
-    assert load_evidence(calls, fetch=rule).evidence.identifiers == {Identifier("doi", "10.1000/x")}
+    assert load_evidence(calls, fetch=rule).evidence.identifiers == {
+        Identifier("doi", "10.1000/x"),
+        url("doi.org/10.1000/x"),
+    }
 
 
 @pytest.mark.parametrize(
@@ -326,6 +332,49 @@ def test_hostile_outputs_stay_linear() -> None:
     calls_out = load_evidence(calls).evidence.calls
     assert arxiv("2101.00002") not in calls_out[2].identifiers
     assert len(calls_out[1].identifiers) == 20_000  # the agent named only 2101.00001_a.pdf
+
+
+@pytest.mark.parametrize(
+    ("output", "grounded"),
+    [
+        ("Mixture-of-experts models route each token to a few experts; this post explains how.",
+         True),
+        ({"url": "https://www.example.org/blog/moe?utm_source=x",
+          "content": "Mixture-of-experts models route each token to a few experts."}, True),
+        ("404 Not Found", False),
+        ("", False),
+        ("https://example.org/blog/moe", False),  # only the address came back
+        ("Fetched https://example.org/blog/moe", False),
+    ],
+)  # fmt: skip
+def test_a_fetched_web_page_grounds_its_url(output: object, grounded: bool) -> None:
+    """The cited URL, with tracking parameters or www., is the fetched page's URL key."""
+    calls = [{"tool": "web_fetch", "input": {"url": "https://example.org/blog/moe"},
+              "output": output}]  # fmt: skip
+    evidence = load_evidence(calls).evidence
+    report = "See [the post](https://www.example.org/blog/moe/?utm_campaign=y)."
+    verdict = audit(report, evidence)
+    assert (url("example.org/blog/moe") in evidence.identifiers) is grounded
+    assert verdict.ok is grounded
+
+
+def test_a_redirect_recorded_in_a_fetch_result_grounds_both_urls() -> None:
+    calls = [{"tool": "fetch", "input": {"url": "https://doi.org/10.1000/xyz"},
+              "output": {"url": "https://publisher.example/articles/xyz", "status": 200,
+                         "text": "Full text of the article about sparse experts and routing."}}]  # fmt: skip
+    found = load_evidence(calls).evidence.identifiers
+    assert {Identifier("doi", "10.1000/xyz"), url("publisher.example/articles/xyz")} <= found
+
+
+def test_urls_in_search_results_count_and_the_query_url_does_not() -> None:
+    """Every URL a search returned counts; a URL the agent put in its query, repeated in the
+    result's header, does not."""
+    calls = [{"tool": "web_search", "input": {"q": "site:example.org moe https://example.org/guess"},
+              "output": 'Results for "site:example.org moe https://example.org/guess":\n'
+                        "1. MoE explained https://example.org/blog/moe"}]  # fmt: skip
+    found = load_evidence(calls).evidence.identifiers
+    assert url("example.org/blog/moe") in found
+    assert url("example.org/guess") not in found
 
 
 def test_any_registered_url_extractor_derives_the_fetched_urls_key() -> None:

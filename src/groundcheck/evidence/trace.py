@@ -180,6 +180,11 @@ def make_evidence(
         echoes.sort()
         if echoes:
             found = [m for m in found if not _echoed(view, m, echoes)]
+        if requested and found:
+            # A fetch that repeats the address it was asked for returned the address, not the
+            # page: what the address names counts only through the fetch rule below.
+            addresses = sorted(echo_spans(view, _in_view(requested, view)))
+            found = [m for m in found if not _echoed(view, m, addresses, strict=True)]
         ids = [m for m in found if m.identifier.scheme != TITLE_SCHEME]  # sorted by start
         starts = [m.start for m in ids]
         for m in ids:
@@ -231,12 +236,16 @@ def _in_view(arguments: Sequence[str], view: str) -> list[str]:
     return found
 
 
-def _echoed(view: str, mention: Mention, spans: list[tuple[int, int]]) -> bool:
-    """True when ``mention`` lies inside a repeat of a composite argument or chosen name."""
+def _echoed(
+    view: str, mention: Mention, spans: list[tuple[int, int]], *, strict: bool = False
+) -> bool:
+    """True when ``mention`` lies inside a repeat of a composite argument or chosen name (any
+    repeat at all, when ``strict``)."""
     at = bisect_right(spans, (mention.start, len(view) + 1)) - 1
     for start, end in spans[max(0, at - 8) : at + 1][::-1]:
-        inside = start <= mention.start and mention.end <= end
-        if inside and is_composite(view[start:end], mention.start - start, mention.end - start):
+        if not (start <= mention.start and mention.end <= end):
+            continue
+        if strict or is_composite(view[start:end], mention.start - start, mention.end - start):
             return True
     return False
 
