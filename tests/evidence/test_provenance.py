@@ -143,6 +143,12 @@ def test_a_readback_across_the_files_of_a_run_is_not_evidence(order: str) -> Non
     assert codes(report, trace.evidence) == [("fabricated-id", "2004.04906")]
 
 
+def test_load_evidence_of_a_list_of_paths_is_one_run() -> None:
+    files = [FIXTURES / "stage2-answer.jsonl", str(FIXTURES / "stage1-review.jsonl")]
+    assert load_evidence(files).evidence.to_dict() == load_run(files).evidence.to_dict()
+    assert arxiv("2004.04906") not in load_evidence(files).evidence.identifiers
+
+
 def test_a_readback_whose_write_is_in_a_file_not_given_counts() -> None:
     """Documented: without the file that holds the write, the read is evidence."""
     trace = load_evidence(FIXTURES / "stage2-answer.jsonl")
