@@ -18,6 +18,7 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
+from groundcheck.evidence.listings import harvest
 from groundcheck.evidence.provenance import (
     FETCH,
     WRITE_TOOLS,
@@ -33,8 +34,7 @@ from groundcheck.evidence.provenance import (
     summary_verdict,
 )
 from groundcheck.evidence.walk import flatten
-from groundcheck.extractors import Extractor, find_mentions, identifiers_in
-from groundcheck.extractors.registry import schemes_of
+from groundcheck.extractors import Extractor, find_mentions
 from groundcheck.model import TITLE_SCHEME, Evidence, EvidenceSet, Identifier, Mention, Work
 from groundcheck.text import TextView
 
@@ -197,15 +197,11 @@ def make_evidence(
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
                         works.append(Work(frozenset(beside), title, origin="line"))
-        if flat.pairs:
-            # A record's sibling fields only need their identifiers: skip the title finder.
-            id_finders = [e for e in extractors if not _finds_titles(e)]
-            for title, siblings in flat.pairs:
-                named = identifiers_in(siblings, id_finders) if siblings else set()
-                if echoes:
-                    named &= identifiers
-                if named:
-                    works.append(Work(frozenset(named), title))
+        found_works = harvest(flat, view, ids, extractors, titles)  # records, listings, tables
+        titles = list(found_works.titles)
+        works.extend(found_works.works)
+        if echoes:
+            titles, works = _outside_echoes(view, echoes, titles, works, identifiers)
     is_empty = (flat.empty if empty is None else empty) if recorded else False
     fetched = requested and recorded and not errored and not is_empty
     if fetched and fetch.returned_content(view, echoes):
@@ -224,6 +220,40 @@ def make_evidence(
         excluded=excluded,
         works=tuple(dict.fromkeys(works)),
     )
+
+
+def _outside_echoes(
+    view: str,
+    echoes: Sequence[tuple[int, int]],
+    titles: list[str],
+    works: list[Work],
+    identifiers: set[Identifier],
+) -> tuple[list[str], list[Work]]:
+    """Titles and works not found only inside repeats of the call's arguments: a work keeps
+    the identifiers that were found outside them, and goes when it had some and none is left."""
+    echoed = [view[s:e] for s, e in echoes]
+    pieces, at = [], 0
+    for s, e in sorted(echoes):
+        if s > at:
+            pieces.append(view[at:s])
+        at = max(at, e)
+    pieces.append(view[at:])
+    outside = "\x00".join(pieces)
+
+    def inside(title: str) -> bool:
+        return title not in outside and any(
+            title in x and is_composite(x, x.find(title), x.find(title) + len(title))
+            for x in echoed
+        )
+
+    kept_titles = [t for t in titles if not inside(t)]
+    kept_works = []
+    for work in works:
+        named = work.identifiers & identifiers
+        if (work.identifiers and not named) or inside(work.title):
+            continue
+        kept_works.append(work if named == work.identifiers else evolve(work, identifiers=named))
+    return kept_titles, kept_works
 
 
 def _in_view(arguments: Sequence[str], view: str) -> list[str]:
@@ -257,10 +287,6 @@ def _url_keys(url: str, extractors: Sequence[Extractor]) -> set[Identifier]:
         if mention.malformed is None and mention.identifier.scheme != TITLE_SCHEME:
             keys.update(mention.keys)
     return keys
-
-
-def _finds_titles(extractor: Extractor) -> bool:
-    return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
 
 
 def _shared(value: Any, shared: dict[Any, Any] | None) -> Any:

@@ -50,7 +50,7 @@ def _ground_each(
         if c.malformed is not None:
             yield Grounding(c)
         elif c.is_title:
-            match = titles.match(c.id, threshold) if titles is not None else None
+            match = titles.match(c.raw or c.id, threshold) if titles is not None else None
             if titles is None or match is None:
                 yield Grounding(c)
             else:
