@@ -109,9 +109,16 @@ def is_action(tool: str, args: Any, actions: frozenset[str]) -> bool:
     return not (isinstance(command, str) and command in _EDITOR_READS)
 
 
+_EFFECT_KEYS = frozenset(
+    (*PATH_KEYS, *_COMMAND_KEYS, "paths", "files", "changes", "input", "patch", "command")
+)
+
+
 def call_effects(tool: str, args: Any) -> list[tuple[str, str]]:
     """``(path, kind)`` for every file a call writes (``wrote``), names (``named``) or reads."""
     name = tool.lower()
+    if isinstance(args, Mapping) and name not in WRITE_TOOLS and _EFFECT_KEYS.isdisjoint(args):
+        return []  # a lookup that names no file and runs no command (most calls)
     effects: list[tuple[str, str]] = []
     if isinstance(args, Mapping):
         editor_command = args.get("command") if name in WRITE_TOOLS else None
