@@ -184,29 +184,30 @@ def audit_files(
     trace: str | None = None,
     bibliography: Sequence[str] = (),
     evidence_format: str | None = None,
+    sample: str | None = None,
 ) -> FileAudit:
     """Audit a report file (``-``: stdin) against trace files, as ``groundcheck audit`` does.
 
     ``trace`` is a trace that also holds the final answer: without ``report``, that answer is
-    audited, and its findings are located in the trace's report file when it has one.
+    audited, and its findings are located in the trace's report file when it has one. All the
+    files are one run (:func:`~groundcheck.evidence.load.load_run`): a file the agent wrote in
+    one of them and read back in another is not evidence. ``sample`` picks the sample of an
+    inspect-ai log (``id`` or ``id:epoch``).
     """
     from groundcheck.evidence.jsonio import read_text
-    from groundcheck.evidence.load import load_evidence
+    from groundcheck.evidence.load import load_run
 
     if report is None and trace is None:
         raise InputError("give a REPORT (with --evidence) or a --trace that holds the report")
     if trace is None and not evidence:
         raise InputError("no evidence: pass --evidence FILE (or --trace FILE)")
     sources = [*([trace] if trace else []), *evidence]
-    traces = [
-        load_evidence(path, format=evidence_format, extractors=auditor.extractors)
-        for path in sources
-    ]
+    run = load_run(sources, format=evidence_format, extractors=auditor.extractors, sample=sample)
     if report is not None:
         text = read_text(report)
         name = "<stdin>" if report == "-" else report
     else:
-        first = traces[0]
+        first = run
         if first.report is None:
             raise InputError(
                 "the trace holds no final answer to audit; pass the report as REPORT",
@@ -215,9 +216,8 @@ def audit_files(
         text = first.report
         # Lines and columns count within the final answer, not the trace file: say so.
         name = first.report_path or f"{trace} (final answer)"
-    merged = EvidenceSet.merge(t.evidence for t in traces)
     bibliographies = {path: read_text(path) for path in bibliography}
-    verdict = auditor.audit(text, merged, bibliography=bibliographies or None)
+    verdict = auditor.audit(text, run.evidence, bibliography=bibliographies or None)
     return FileAudit(verdict, name, text)
 
 

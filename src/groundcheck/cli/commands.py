@@ -208,8 +208,15 @@ def declare_audit(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--evidence-format",
         metavar="NAME",
-        help="read every --evidence/--trace file as this format instead of detecting it "
-        "(see docs/formats.md)",
+        help="read every --evidence/--trace file as this format instead of detecting it: any "
+        "format name in docs/formats.md, or 'records' for a file that is what the tools "
+        "returned (an export of papers or citations, not a trace)",
+    )
+    p.add_argument(
+        "--sample",
+        metavar="ID",
+        help="the sample of an inspect-ai log to audit (ID, or ID:EPOCH when it ran several "
+        "epochs): its final completion against its tool messages",
     )
     add_format(
         p,
@@ -240,6 +247,7 @@ def run_audit(args: argparse.Namespace) -> int:
         trace=args.trace,
         bibliography=args.bibliography,
         evidence_format=args.evidence_format,
+        sample=args.sample,
     )
     path, embedded = result.report_name, False
     if args.report == "-":
