@@ -9,8 +9,8 @@ the final answer that is audited. The log formats (``docs/formats.md``):
   members are DEFLATE-compressed, or Zstandard (zip method 93) in recent versions;
 - ``.json``: one JSON document ``{"version", "status", "eval", …, "samples": [...]}``.
 
-When inspect-ai is installed (``pip install groundcheck[inspect]``), samples are read with its
-own reader (``inspect_ai.log.read_eval_log_sample``), which knows every version of the format;
+When inspect-ai is installed (``pip install 'groundcheck-citations[inspect]'``), samples are
+read with its own reader (``inspect_ai.log.read_eval_log_sample``), which knows every version of the format;
 otherwise with the small reader below, which reads the documented layout. Either way the zip's
 directory is checked first: an archive whose members declare more than
 :data:`MAX_MEMBER_BYTES` (or more than :data:`MAX_MEMBERS` members) is refused, and the small
@@ -377,8 +377,9 @@ def _unzstd(data: bytes, most: int, where: str) -> bytes:
         import zstandard  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise InputError(
-            "this .eval log is Zstandard-compressed (zip method 93, recent inspect-ai); "
-            "install the inspect extra (pip install 'groundcheck[inspect]') to read it",
+            "this .eval log is Zstandard-compressed (zip method 93, recent inspect-ai) and the "
+            "zstandard package, a dependency of groundcheck-citations, is missing: "
+            "pip install zstandard",
             source=where,
         ) from None
     reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True)
