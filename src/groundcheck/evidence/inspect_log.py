@@ -9,10 +9,10 @@ the final answer that is audited. The log formats (``docs/formats.md``):
   members are DEFLATE-compressed, or Zstandard (zip method 93) in recent versions;
 - ``.json``: one JSON document ``{"version", "status", "eval", …, "samples": [...]}``.
 
-When inspect-ai is installed (``pip install 'groundcheck-citations[inspect]'``), samples are
-read with its own reader (``inspect_ai.log.read_eval_log_sample``), which knows every version of the format;
-otherwise with the small reader below, which reads the documented layout. Either way the zip's
-directory is checked first: an archive whose members declare more than
+When inspect-ai is installed (``pip install 'groundcheck-citations[inspect]'``), samples are read
+with its own reader (``inspect_ai.log.read_eval_log_sample``), which knows every version of the
+format; otherwise with the small reader below, which reads the documented layout. Either way the
+zip's directory is checked first: an archive whose members declare more than
 :data:`MAX_MEMBER_BYTES` (or more than :data:`MAX_MEMBERS` members) is refused, and the small
 reader stops decompressing a member as soon as it yields more than it declared, so a zip bomb
 is a clear error, never an exhausted machine.
