@@ -242,6 +242,10 @@ class Evidence:
     action: bool = False
     excluded: str | None = None
     works: tuple[Work, ...] = ()
+    text: str | None = field(default=None, eq=False, repr=False)
+    """The output's text as the loader flattened it, for checks that read words rather than
+    identifiers (verbatim quotes). None when the loader did not keep it, which is not the
+    same as an empty output: a quote cannot be looked up in text nobody kept."""
 
     @property
     def returned_nothing(self) -> bool:

@@ -14,10 +14,11 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
+from functools import partial
 
 from attrs import field, frozen
 
-__all__ = ["TextView", "locate"]
+__all__ = ["TextView", "fold", "locate"]
 
 INVISIBLE = frozenset(
     "\u00ad"  # soft hyphen
@@ -132,6 +133,50 @@ def _fold(ch: str, _cache: dict[str, str] = {}) -> str:  # noqa: B006 - delibera
         if len(_cache) < 100_000:
             _cache[ch] = out
     return out
+
+
+_DECODABLE = (
+    (
+        "&",
+        "entity",
+        re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"),
+    ),
+    ("\\", "escape", re.compile(r"\\u[0-9a-fA-F]{4}|\\/")),
+    (
+        "%",
+        "percent",
+        re.compile(r"%(?:2[DdEeFf]|3[0-9Aa]|4[1-9A-Fa-f]|5[0-9AaFf]|6[1-9A-Fa-f]|7[0-9AaEe])"),
+    ),
+)
+"""What the view decodes, each pattern starting with a literal (found by a fast search)."""
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _decoded(kind: str, m: re.Match[str]) -> str:
+    return _decode(kind, m.group()) or m.group()
+
+
+def fold(text: str) -> str:
+    """The view's characters of ``text`` without the offset map, for matching words.
+
+    The same folding as :class:`TextView` (entities, JSON and percent escapes decoded; every
+    non-ASCII character folded alone: NFKC, digits of any script, invisible characters
+    dropped, typographic hyphens and look-alikes folded), except that line breaks inside
+    numbers are not rejoined: words need no identifier rebuilt. Each run of non-ASCII
+    characters is translated in one call, so the cost is a scan of the text.
+
+    >>> fold("Ｔｈｅ “ﬁrst” w\u200bord &amp; ٢٠٢٤")
+    'The “first” word & 2024'
+    """
+    for literal, kind, pattern in _DECODABLE:
+        if literal in text and pattern.search(text):
+            text = pattern.sub(partial(_decoded, kind), text)
+    if text.isascii():
+        return text
+    table = {ord(ch): _fold(ch) for ch in set(text) if not ch.isascii()}
+    return _NON_ASCII.sub(lambda m: m.group().translate(table), text)
 
 
 @frozen
