@@ -21,7 +21,10 @@ all 64 outputs at once. Expected outcomes:
 - **misattributed** quotes (exact words from one output, cited beside a URL only another output
   returned) must be flagged ``misattributed-quote``;
 - **not quotes** (the agent's own real search queries quoted as such, real returned titles,
-  scare quotes) must draw no quote finding.
+  scare quotes) must draw no quote finding;
+- **source unknown**: a real quote from an output that names no source at all (a PDF read by a
+  shell command, sub-agent notes), cited beside another output's URL, is not judged
+  misattributed: the output holding it may be that very page.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from groundcheck.model import EvidenceSet
 from real_outputs import Output, real_outputs, real_queries
 
 HONEST, ALTERED, MISATTR, NOT_QUOTE = "honest", "altered", "misattributed", "not a quote"
+UNNAMED = "source unknown"
 
 
 @frozen
@@ -273,6 +277,7 @@ def build_cases(outputs: list[Output], per_output: int, seed: int) -> list[Case]
     vocabulary = sorted({w for o in outputs for w in re.findall(r"[A-Za-z]{5,12}", o.text)})
     evidence = make_evidence(outputs)
     urls = _urls_of(evidence)
+    named = {c.call_id: bool(c.identifiers) for c in evidence.calls}
     has = [o for o in outputs if by_output[o.call_id]]
     cases: list[Case] = []
     for o in has:
@@ -318,9 +323,11 @@ def build_cases(outputs: list[Output], per_output: int, seed: int) -> list[Case]
                 url = rng.choice(sorted(set(foreign)))
                 holders = [c for c, us in urls.items() if url in us]
                 if not any(_holds(q, texts[c]) for c in holders):
-                    cases.append(
-                        Case(MISATTR, "other output's URL", q, _report(rng, q, url), o.call_id)
-                    )
+                    report = _report(rng, q, url)
+                    # An output that names no source (a PDF read by a shell command, a
+                    # sub-agent's notes) may be that very page: nothing to accuse.
+                    group = MISATTR if named[o.call_id] else UNNAMED
+                    cases.append(Case(group, "other output's URL", q, report, o.call_id))
     for query in real_queries():
         report = f'I searched for "{query.text}" and read the results.\n'
         cases.append(Case(NOT_QUOTE, "own search query", query.text, report, ""))
@@ -431,7 +438,7 @@ def main() -> None:
         f"{seconds / len(cases) * 1e3:.2f} ms per case (extraction included)\n"
     )
     want = {HONEST: {"found"}, ALTERED: {"unverified-quote"}, MISATTR: {"misattributed-quote"},
-            NOT_QUOTE: {"found", "not checked"}}  # fmt: skip
+            NOT_QUOTE: {"found", "not checked"}, UNNAMED: {"found", "not checked"}}  # fmt: skip
     table: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     misses: dict[tuple[str, str], list[tuple[Case, str]]] = defaultdict(list)
     for case, got in results:

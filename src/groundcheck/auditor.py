@@ -22,7 +22,7 @@ from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
 from groundcheck.grounding import EvidenceTitles, ground
-from groundcheck.grounding.quotes import check_quotes, quotes_not_titles
+from groundcheck.grounding.quotes import check_quotes, not_title_candidates, report_quotes
 from groundcheck.grounding.url_policy import allow_urls, url_severity
 from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
 
@@ -178,14 +178,15 @@ class Auditor:
             citations += extract(text, extractors=self.extractors, source=name)
             notes.extend(bibtex_problems(text, name))
         citations = allow_urls(citations, self.policy.allowed_urls)
-        layout = Layout(report, citations)
         titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
-        groundings = ground(citations, evidence, titles, threshold, layout)
-        quotes = check_quotes(
-            report, citations, groundings, evidence, min_words=self.policy.quote_min_words
+        passages = report_quotes(report, self.policy.quote_min_words)
+        citations = not_title_candidates(
+            citations, passages, lambda t: titles is not None and bool(titles.match(t, threshold))
         )
-        groundings = quotes_not_titles(groundings, quotes)
+        layout = Layout(report, citations)
+        groundings = ground(citations, evidence, titles, threshold, layout)
+        quotes = check_quotes(report, citations, groundings, evidence, passages=passages)
         ctx = AuditContext(
             report=report,
             citations=groundings,

@@ -408,6 +408,11 @@ def _gap(unsearched: int) -> str:
     return f"; but {_plural(unsearched, 'lookup')} kept no output text, which may hold it"
 
 
+def _shown(text: str) -> str:
+    """A quoted passage on one line, for a message."""
+    return _quote(" ".join(text.split()))
+
+
 def _calls_phrase(ctx: AuditContext, calls: tuple[str, ...], limit: int = 3) -> str:
     tools = {c.call_id: c.tool for c in ctx.evidence.calls}
     named = [f"{c} ({tools[c]})" if c in tools else c for c in calls[:limit]]
@@ -456,7 +461,7 @@ class UnverifiedQuotes:
             yield Finding(
                 self.code,
                 WARNING,
-                f"quote {_quote(q.passage.text)} ({q.words} words) is not in any tool output "
+                f"quote {_shown(q.passage.text)} ({q.words} words) is not in any tool output "
                 f"({_plural(q.searched, 'output')} searched{_gap(q.unsearched)}){closest}",
                 q.citation,
                 calls,
@@ -492,10 +497,9 @@ class MisattributedQuotes:
             yield Finding(
                 self.code,
                 WARNING,
-                f"quote {_quote(q.passage.text)} is in the output of call "
-                f"{_calls_phrase(ctx, q.calls)}, but not in what the tools returned for "
-                f"{named}, which the report cites beside it (call "
-                f"{_calls_phrase(ctx, q.cited_calls)})",
+                f"quote {_shown(q.passage.text)} is in the output of call "
+                f"{_calls_phrase(ctx, q.calls)}, but not in the outputs that returned {named}, "
+                f"which the report cites beside it (call {_calls_phrase(ctx, q.cited_calls)})",
                 q.citation,
                 q.calls,
             )

@@ -56,8 +56,9 @@ __all__ = [
     "QuoteIndex",
     "QuotePattern",
     "check_quotes",
+    "not_title_candidates",
     "quote_pattern",
-    "quotes_not_titles",
+    "report_quotes",
 ]
 
 QUOTE_SCHEME = "quote"
@@ -493,6 +494,7 @@ def check_quotes(
     min_words: int = 6,
     sources: CitedSources | None = None,
     index: QuoteIndex | None = None,
+    passages: Sequence[QuotedPassage] | None = None,
 ) -> tuple[QuoteCheck, ...]:
     """Find the report's quoted passages and look each up in the tool outputs.
 
@@ -501,9 +503,10 @@ def check_quotes(
     titles, not quotes). Nothing is judged when no output's text was kept (a loader that keeps
     only identifiers): a quote cannot be looked up in text nobody has. ``sources`` says which
     works the report cites beside a quote (default :class:`NearbySources`); ``index`` reuses
-    a built index.
+    a built index, ``passages`` the passages :func:`report_quotes` found.
     """
-    passages = find_quotes(report, code=_code_spans(report), min_words=min_words)
+    if passages is None:
+        passages = report_quotes(report, min_words)
     if not passages:
         return ()
     index = index if index is not None else QuoteIndex.of_evidence(evidence)
@@ -517,6 +520,9 @@ def check_quotes(
     title_starts = [s for s, _ in titles]
     cited_of = sources or NearbySources(report, citations)
     searchable = set(index.call_ids)
+    named: dict[str, bool] = {}  # does the call name any source? (one that names none: unknown)
+    for c in evidence.calls:
+        named[c.call_id] = named.get(c.call_id, False) or bool(c.identifiers)
     unsearched = sum(
         1
         for c in evidence.calls
@@ -564,8 +570,9 @@ def check_quotes(
             cited_calls
             and all(c in searchable for c in cited_calls)
             and not set(found) & set(cited_calls)
+            and all(named.get(c) for c in found)
         ):
-            status = MISATTRIBUTED
+            status = MISATTRIBUTED  # found only in outputs known to be other sources
         results.append(
             QuoteCheck(
                 q,
@@ -582,18 +589,29 @@ def check_quotes(
     return tuple(results)
 
 
-def quotes_not_titles(
-    groundings: Sequence[Grounding], quotes: Sequence[QuoteCheck]
-) -> tuple[Grounding, ...]:
-    """``groundings`` without the unmatched title candidates that are checked quotes.
+def report_quotes(report: str, min_words: int = 6) -> tuple[QuotedPassage, ...]:
+    """The report's quoted passages to check (code regions found here)."""
+    if not any(mark in report for mark in ('"', "\u201c", "\u201e", "\u00ab", ">")):
+        return ()
+    return find_quotes(report, code=_code_spans(report), min_words=min_words)
 
-    A quoted sentence beside a link reads, to the title finder, like a quoted title; once the
-    quote check has judged it, it is a quotation, and a title warning on it would say the same
-    thing less precisely.
+
+def not_title_candidates(
+    citations: Sequence[Citation],
+    passages: Sequence[QuotedPassage],
+    is_returned_title: Callable[[str], bool],
+) -> tuple[Citation, ...]:
+    """``citations`` without the quoted "titles" that are quoted passages of the report.
+
+    The title finder takes any quoted phrase of a few words for a title candidate, so a quoted
+    sentence beside a link would be judged as that link's title (and fail). A quoted passage
+    the quote check takes (not title-like: see :mod:`groundcheck.document.quotes`) is a
+    quotation, unless its words are a title some tool returned (``is_returned_title`` on the
+    candidate's normalised title): then it stays a title.
     """
-    if not quotes:
-        return tuple(groundings)
-    spans = sorted((q.passage.start, q.passage.end) for q in quotes)
+    if not passages:
+        return tuple(citations)
+    spans = sorted((q.start, q.end) for q in passages)
     starts = [s for s, _ in spans]
 
     def quoted(c: Citation) -> bool:
@@ -601,8 +619,8 @@ def quotes_not_titles(
         return k >= 0 and spans[k][0] <= c.start and c.end <= spans[k][1]
 
     return tuple(
-        g
-        for g in groundings
-        if not (g.citation.is_title and not g.grounded and g.citation.source is None)
-        or not quoted(g.citation)
+        c
+        for c in citations
+        if not (c.is_title and c.kind == "quoted" and c.source is None and quoted(c))
+        or is_returned_title(c.id)
     )
