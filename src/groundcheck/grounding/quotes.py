@@ -251,8 +251,10 @@ class QuoteIndex:
         words = pattern.words
         if not words:
             return ()
+        # A last word that may be cut short is no word of the postings: select without it.
+        select = words[:-1] if pattern.open_end and len(words) > 1 else words
         out: dict[str, None] = {}
-        for i in self._candidates(words):
+        for i in self._candidates(select):
             if _matches(self._docs[i], pattern):
                 out[self._ids[i]] = None
         return tuple(out)

@@ -17,6 +17,7 @@ exist, but the agent did not get it from a tool. Two policy knobs adjust that:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -32,6 +33,7 @@ ALLOWED = "allowed"
 """The kind of a URL citation the allow-list lets through (not checked, like ``code``)."""
 
 _SCHEME = "url"
+_OTHER_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:(?![0-9])")
 _FABRICATED = "fabricated-id"
 
 
@@ -95,6 +97,8 @@ def _allow_list(entries: tuple[str, ...]) -> UrlAllowList:
             raw = raw[2:]
         url = raw if "://" in raw or raw.lower().startswith("www.") else "https://" + raw
         try:
+            if "://" not in raw and _OTHER_SCHEME.match(raw):
+                raise ValueError(raw)  # mailto:, doi:, file:: not a web address
             key = canonical_url(url)
         except ValueError:
             raise ConfigError(
