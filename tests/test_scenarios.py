@@ -46,7 +46,8 @@ def test_two_papers_per_paragraph_pair_correctly() -> None:
 
 def test_claude_code_transcript_audited_alone() -> None:
     """Search results packed as JSON text; a note the agent wrote itself; an abbreviated title
-    beside its returned id (fine), an invented title and the id beside it (one error)."""
+    (SAEs: grounded by the acronym rule) beside its returned id, an invented title and the id
+    beside it (one error, naming the title: no second warning for it)."""
     trace = load_evidence(HERE / "claude_code_sae.jsonl")
     assert trace.format == "claude-code"
     # "…with Gated SAEs" is an honest short form of a returned paper's title, cited with its

@@ -2,8 +2,10 @@
 
 A *run* is one report and the evidence of the run that produced it. Runs come from folders
 (a session folder, a folder holding a report and its trace, or a folder of such folders),
-globs, or a JSONL manifest (``{"run", "report", "evidence", "group"?, "task"?}``). A run that
-cannot be read is kept with its problem, to be counted as unreadable, never silently dropped.
+globs, a JSONL manifest (``{"run", "report", "evidence", "group"?, "task"?}``), or logs that
+hold many runs: every sample (and epoch) of an inspect-ai log is a run, its ``task`` the
+sample id. A run that cannot be read is kept with its problem, to be counted as unreadable,
+never silently dropped.
 """
 
 from __future__ import annotations
@@ -32,6 +34,27 @@ class RunSpec:
     task: str | None = None
     problem: str | None = None
     """Why the run cannot be audited (found while discovering), if it cannot."""
+    sample: str | None = None
+    """The sample of a log that is this run (``id`` or ``id:epoch``), for logs of many runs."""
+
+
+def _log_runs(path: Path) -> list[RunSpec] | None:
+    """One run per sample of a log of many runs (an inspect-ai log), or None for other files."""
+    from groundcheck.errors import GroundcheckError
+    from groundcheck.evidence.load import samples_of
+
+    try:
+        samples = samples_of(path)
+    except (GroundcheckError, OSError) as exc:
+        return [RunSpec(str(path), None, (), problem=str(exc))]
+    if samples is None:
+        return None
+    if not samples:
+        return [RunSpec(str(path), None, (), problem="a log with no samples")]
+    return [
+        RunSpec(f"{path}#{sample}", None, (str(path),), task=task, sample=sample)
+        for sample, task in samples
+    ]
 
 
 def _run_in_folder(folder: Path) -> RunSpec | None:
@@ -114,6 +137,9 @@ def discover_runs(sources: Iterable[str]) -> tuple[list[RunSpec], list[str]]:
                     for s in (_run_in_folder(c) for c in sorted(path.iterdir()) if c.is_dir())
                     if s
                 ]
+                for child in sorted(path.iterdir()):
+                    if child.is_file() and child.suffix in (".eval", ".json"):
+                        found.extend(_log_runs(child) or ())
                 if not found:
                     notes.append(
                         f"{path}: no runs found (a run folder holds report.md and its evidence)"
@@ -122,8 +148,17 @@ def discover_runs(sources: Iterable[str]) -> tuple[list[RunSpec], list[str]]:
             elif not path.exists():
                 specs.append(RunSpec(str(path), None, (), problem="no such file or folder"))
             else:
-                specs.append(
-                    RunSpec(str(path), None, (), problem="not a run folder or a .jsonl manifest")
+                logged = _log_runs(path)
+                specs.extend(
+                    logged
+                    or [
+                        RunSpec(
+                            str(path),
+                            None,
+                            (),
+                            problem="not a run folder, a .jsonl manifest or an inspect-ai log",
+                        )
+                    ]
                 )
     seen: set[str] = set()
     unique: list[RunSpec] = []

@@ -84,21 +84,22 @@ def audit_one(
 ) -> RunResult:
     """Audit one run in this process (the worker side of :func:`audit_runs`)."""
     from groundcheck.evidence.jsonio import read_text
-    from groundcheck.evidence.load import load_evidence
-    from groundcheck.model import EvidenceSet
+    from groundcheck.evidence.load import load_run
 
     if spec.problem is not None:
         return RunResult(spec.run, spec.group, spec.task, False, problem=spec.problem)
     try:
         auditor = _auditor(_options_key(options))
-        traces = [load_evidence(p, extractors=auditor.extractors) for p in spec.evidence]
+        if not spec.evidence:
+            raise InputError("the run has no evidence files", source=spec.run)
+        run = load_run(spec.evidence, extractors=auditor.extractors, sample=spec.sample)
         if spec.report is not None:
             report = read_text(spec.report)
-        elif traces and traces[0].report is not None:
-            report = traces[0].report
+        elif run.report is not None:
+            report = run.report
         else:
             raise InputError("the run has no report (and its trace holds none)", source=spec.run)
-        evidence = EvidenceSet.merge(t.evidence for t in traces)
+        evidence = run.evidence
         verdict = auditor.audit(report, evidence)
         caught = None
         if canary:
