@@ -18,6 +18,7 @@ from attrs import field, frozen
 from groundcheck.document.layout import Layout
 from groundcheck.grounding import EvidenceTitles, similarity
 from groundcheck.grounding.quotes import MISATTRIBUTED, UNVERIFIED, QuoteCheck
+from groundcheck.grounding.url_pages import PageIndex
 from groundcheck.model import (
     ERROR,
     WARNING,
@@ -147,16 +148,23 @@ class FabricatedIds:
                 f"; but {_plural(len(unrecorded), 'lookup')} did not record "
                 f"{'its' if len(unrecorded) == 1 else 'their'} output, which may hold it"
             )
+        pages: PageIndex | None = None
         for g in ctx.identifiers:
             c = g.citation
             if g.grounded or c.malformed is not None:
                 continue
-            yield Finding(
-                self.code,
-                severity,
-                f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})",
-                c,
-            )
+            message = f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})"
+            lowered = severity
+            if c.scheme == "url":
+                pages = pages or PageIndex(ctx.evidence.identifiers)
+                returned = pages.same_page(c.identifier)
+                if returned is not None:
+                    lowered = WARNING
+                    message += (
+                        f"; a tool returned the same page at another address: "
+                        f"{ctx.cited_as(returned)}"
+                    )
+            yield Finding(self.code, lowered, message, c)
 
 
 class MalformedIds:
