@@ -20,6 +20,7 @@ from groundcheck.document.works import WorkSet
 from groundcheck.extractors.title import normalize_title
 from groundcheck.grounding import EvidenceTitles, similarity
 from groundcheck.grounding.quotes import MISATTRIBUTED, UNVERIFIED, QuoteCheck
+from groundcheck.grounding.url_pages import PageIndex
 from groundcheck.model import (
     ERROR,
     WARNING,
@@ -242,6 +243,15 @@ class FabricatedIds:
                 f"; but {_plural(len(unrecorded), 'lookup')} did not record "
                 f"{'its' if len(unrecorded) == 1 else 'their'} output, which may hold it"
             )
+        pages: PageIndex | None = None
+
+        def same_page(c: Citation) -> Identifier | None:
+            nonlocal pages
+            if c.scheme != "url":
+                return None
+            pages = pages or PageIndex(ctx.evidence.identifiers)
+            return pages.same_page(c.identifier)
+
         covered: set[int] = set()
         for wg in ctx.works:
             work = wg.work
@@ -254,10 +264,16 @@ class FabricatedIds:
             named = list(dict.fromkeys(ctx.cited_as(c.identifier) for c in missing))
             where = next((c for c in missing if work.start <= c.start < work.end), missing[0])
             verb = "is" if len(named) == 1 else "are"
+            lowered, also = severity, ""
+            returned = [same_page(c) for c in missing]
+            if all(r is not None for r in returned):  # every one a returned page elsewhere
+                lowered = WARNING
+                shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in returned if r))
+                also = f"; a tool returned the same page at another address: {shown}"
             yield Finding(
                 self.code,
-                severity,
-                f"{' and '.join(named)} {verb} not in any tool output ({context})"
+                lowered,
+                f"{' and '.join(named)} {verb} not in any tool output ({context}){also}"
                 f"{_about(work)}{_times(missing)}",
                 where,
                 work=work,
@@ -266,12 +282,18 @@ class FabricatedIds:
             c = g.citation
             if id(c) in covered or g.grounded or c.malformed is not None:
                 continue
-            yield Finding(
-                self.code,
-                severity,
-                f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})",
-                c,
-            )
+            message = f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})"
+            lowered = severity
+            if c.scheme == "url":
+                pages = pages or PageIndex(ctx.evidence.identifiers)
+                returned = pages.same_page(c.identifier)
+                if returned is not None:
+                    lowered = WARNING
+                    message += (
+                        f"; a tool returned the same page at another address: "
+                        f"{ctx.cited_as(returned)}"
+                    )
+            yield Finding(self.code, lowered, message, c)
 
 
 class MalformedIds:
