@@ -494,7 +494,7 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
     return warning
 
 
-def _gap(ctx: AuditContext) -> str:
+def _title_gap(ctx: AuditContext) -> str:
     unrecorded = len(ctx.evidence.unrecorded_calls)
     if not unrecorded:
         return ""
@@ -548,7 +548,7 @@ class UnverifiedTitles:
                         f"; the closest returned title is {_quote(problem.other)} "
                         f"({problem.score:.0f} < {ctx.title_threshold:g})"
                     )
-                message = f"{subject} matches no title in any tool output{nearest}{_gap(ctx)}"
+                message = f"{subject} matches no title in any tool output{nearest}{_title_gap(ctx)}"
             yield Finding(self.code, WARNING, message, title, work=wg.work)
 
 

@@ -558,12 +558,17 @@ def build_works(
     by_name: dict[tuple[str, int], _Draft] | None = None
     unresolved: list[Marker] = []
     author_markers: list[Marker] = []
+    inline = sorted(
+        ((c.start, c.end, owner[c.keys[0]]) for c in report.inline_ids if c.keys[0] in owner),
+        key=lambda x: x[0],
+    )
+    inline_starts = [s for s, _, _ in inline]
     for m, certain in doc.author_years:
         if doc.entry_at(m.start) is not None:
             continue  # "Lewis et al. (2020). Title." inside the list is the entry itself
         key = surname_key(m.author)
         assert m.year is not None
-        target = by_author.get((key, m.year))
+        target = _id_beside(doc.text, m, inline, inline_starts) or by_author.get((key, m.year))
         if target is None:
             if by_name is None:
                 by_name = _names_index(listed)
@@ -605,6 +610,29 @@ def build_works(
         has_list=any(d.kind != INLINE for d in drafts),
         notes=notes,
     )
+
+
+_ID_GAP = re.compile(
+    r"[\s,;:()\[\]]{0,6}(?:(?i:arxiv|doi|pmid|pmcid|isbn)[\s:]{0,3})?(?:https?://)?"
+)
+
+
+def _id_beside(
+    text: str, m: Marker, inline: Sequence[tuple[int, int, _Draft]], starts: Sequence[int]
+) -> _Draft | None:
+    """The inline work whose identifier is written right beside an author–year citation
+    ("Lewis et al. (2020), arXiv:2005.11401"; "arXiv:2005.11401 (Lewis et al., 2020)"): the
+    citation names that work, whatever list the report has or lacks."""
+    k = bisect_left(starts, m.end)
+    if k < len(inline):
+        gap = _ID_GAP.match(text, m.end, inline[k][0])
+        if gap is not None and gap.end() == inline[k][0]:
+            return inline[k][2]
+    if k > 0:
+        start, end, draft = inline[k - 1]
+        if end <= m.start and text[end : m.start].strip(" \t,;:([") == "":
+            return draft
+    return None
 
 
 _CAPITALISED = re.compile(r"[A-ZÀ-ÖØ-Þ][\w'’-]+")
