@@ -184,18 +184,40 @@ def test_a_work_grounded_by_one_id_is_grounded() -> None:
 
 def test_a_near_variant_of_the_ids_own_title_is_never_a_mismatch() -> None:
     """A short form of the id's own title, even when another search returned that short form
-    as a title of its own, is at most a warning ("…Nets" for "…Networks")."""
+    as a title of its own, is the id's own title ("…Nets" for "…Networks", by the title
+    rules): no finding, and never a mismatch."""
     calls = [
         {"tool": "s", "id": "c1", "output": [
             {"arxiv_id": "1406.2661", "title": "Generative Adversarial Networks"}]},
         {"tool": "s", "id": "c2", "output": [{"title": "Generative Adversarial Nets"}]},
     ]  # fmt: skip
     v = audit('"Generative Adversarial Nets" (arXiv:1406.2661)', calls)
-    assert [g.matched_title for g in v.citations if g.citation.is_title] == [
-        "Generative Adversarial Nets"
-    ]
+    assert v.findings == ()
+    (work,) = v.works
+    assert work.grounded and work.by == "identifier"
+
+
+def test_a_near_miss_of_the_ids_own_title_is_a_warning() -> None:
+    """A title beside a returned id that only comes close to the id's own title (a rewritten
+    subtitle), and matches no other returned work, is a warning naming the own title."""
+    calls = [{"tool": "s", "id": "c1", "output": [
+        {"arxiv_id": "2005.11401",
+         "title": "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks"}]}]  # fmt: skip
+    v = audit('"Retrieval-Augmented Generation for Open-Domain Chat" (arXiv:2005.11401)', calls)
     assert [(f.code, f.severity) for f in v.findings] == [("unverified-title", "warning")]
-    assert "“Generative Adversarial Networks” (87 < 90)" in v.findings[0].message
+    assert "Knowledge-Intensive NLP Tasks”" in v.findings[0].message
+
+
+def test_another_returned_works_title_beside_an_id_is_a_mismatch() -> None:
+    calls = [{"tool": "s", "id": "c1", "output": [
+        {"arxiv_id": "2005.11401",
+         "title": "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks"},
+        {"arxiv_id": "2004.04906",
+         "title": "Dense Passage Retrieval for Open-Domain Question Answering"}]}]  # fmt: skip
+    report = '"Dense Passage Retrieval for Open-Domain Question Answering" (arXiv:2005.11401)'
+    v = audit(report, calls)
+    assert [(f.code, f.severity) for f in v.findings] == [("id-title-mismatch", "error")]
+    assert "arXiv:2004.04906" in v.findings[0].message
 
 
 def test_the_venue_of_an_apa_entry_is_not_its_title() -> None:

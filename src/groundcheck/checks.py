@@ -17,7 +17,6 @@ from attrs import field, frozen
 
 from groundcheck.document.authors import surname, surname_key
 from groundcheck.document.works import WorkSet
-from groundcheck.extractors.title import normalize_title
 from groundcheck.grounding import EvidenceTitles, similarity
 from groundcheck.grounding.quotes import MISATTRIBUTED, UNVERIFIED, QuoteCheck
 from groundcheck.grounding.url_pages import PageIndex
@@ -434,30 +433,6 @@ _VARIANT_MARGIN = 10.0
 "…Networks"): a title matching one of them is never called another paper's."""
 
 
-def _which_work(
-    ctx: AuditContext, g: Grounding, own: Sequence[str], keys: Sequence[Identifier]
-) -> tuple[str, str | None]:
-    """Does the title written for a work match the work's own returned title (``own``), another
-    returned work's (``other``, with that title), or neither (``none``)?
-
-    The one matching decision of the title checks, kept in one place so that a better title
-    matcher (:mod:`groundcheck.grounding.titles`) changes it everywhere at once.
-    """
-    query = g.citation.id
-    if own and max(similarity(query, t) for t in own) >= ctx.title_threshold:
-        return "own", None
-    matched = g.matched_title
-    if matched is None or matched in own or ctx.titles is None:
-        return "none", None
-    if ctx.titles.ids_of(matched) & set(keys):
-        return "own", None
-    if own:
-        variant = ctx.title_threshold - _VARIANT_MARGIN
-        if max(similarity(normalize_title(matched), t) for t in own) >= variant:
-            return "none", None
-    return "other", matched
-
-
 def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
     work = wg.work
     if not work.titles:
@@ -467,7 +442,7 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
             return None
         title = work.titles[0]  # its own title: the entry's, or the one it is cited by
         if ctx.titles is not None and ctx.titles.titles:
-            close = ctx.titles.match(title.id, max(ctx.title_threshold - 25.0, 1.0))
+            close = ctx.titles.match(title.raw or title.id, max(ctx.title_threshold - 25.0, 1.0))
             if close is not None:
                 return TitleProblem("unverified-title", title, other=close.title, score=close.score)
         return TitleProblem("unverified-title", title)
@@ -476,21 +451,30 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
     # Grounded by an identifier: its titles can only be judged against the title the tools
     # returned *with* it. When none was returned with it, "matches no title anywhere" says
     # more about where the tool put its titles than about the report: no finding.
+    titles = ctx.titles
+    if titles is None:
+        return None
     keys = work.keys
-    own = ctx.titles.own_titles(keys) if ctx.titles is not None else []
     warning: TitleProblem | None = None
     for title in work.titles:
-        g = ctx.grounding(title)
-        if g is None:
+        rel = titles.relation(title.raw or title.id, keys, ctx.title_threshold)
+        if rel.kind in ("own", "unknown"):
             continue
-        which, other = _which_work(ctx, g, own, keys)
-        if which == "other" and own and other is not None:
-            assert ctx.titles is not None
-            others = tuple(sorted(ctx.titles.ids_of(other), key=str))
-            return TitleProblem("id-title-mismatch", title, own[0], other, others)
-        if which == "none" and warning is None and title.kind != "adjacent" and own:
-            score = max(similarity(title.id, t) for t in own)
-            warning = TitleProblem("unverified-title", title, own[0], score=score)
+        near = rel.own
+        own = near.title if near is not None else None
+        if rel.kind == "other" and rel.other is not None and own is not None:
+            others = tuple(sorted({i for w in rel.works for i in w.identifiers}, key=str))
+            if set(others) & set(keys):
+                continue  # the "other" work is this one, returned again under that title
+            variant = ctx.title_threshold - _VARIANT_MARGIN
+            if similarity(rel.other.title, own, titles.rules) < variant:
+                if not others:
+                    others = tuple(sorted(titles.ids_of(rel.other.title), key=str))
+                return TitleProblem("id-title-mismatch", title, own, rel.other.title, others)
+            # A near variant of its own title, returned elsewhere as a title: a warning.
+        if warning is None and title.kind != "adjacent" and own is not None:
+            score = near.score if near is not None else None
+            warning = TitleProblem("unverified-title", title, own, score=score)
     return warning
 
 
