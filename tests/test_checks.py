@@ -288,3 +288,24 @@ def test_section_names_and_lead_ins_are_not_titles() -> None:
         "- arXiv:2005.11401\n- arXiv:2004.04906\n\n## Summary of the Main Findings Here\n\nText."
     )
     assert audit(report, CALLS).findings == ()
+
+
+def test_quoted_names_and_quoted_prose_are_not_cited_works() -> None:
+    """Three classes from a real web-research report: a name running into a quote is prose,
+    not a Chicago entry; a quoted album, film or product name is a name, not a source; a
+    quoted sentence that a fetched page also quotes is a quotation, not that page's title."""
+    page = (
+        "Title: Drummer's life in photos\n\n\"Taylor was playing with Alanis Morissette, who "
+        "was selling out stadiums all over the world,\" Grohl told Radio X in 2017."
+    )
+    calls = [{"tool": "fetch", "id": "c1", "output": page},
+             {"tool": "search", "id": "c2", "output": "https://en.wikipedia.org/wiki/X"}]  # fmt: skip
+    report = (
+        'Loudwire “named the album one of the best rock efforts of 2019”.\n\n'
+        'The album "There Is Nothing Left to Lose" followed.\n\n'
+        'According to Wikipedia (https://en.wikipedia.org/wiki/X), "Taylor was playing\n'
+        'with Alanis Morissette, who was selling out stadiums all over the world."\n'
+    )
+    v = audit(report, calls)
+    assert [w.work.kind for w in v.works] == ["inline"]
+    assert not [f for f in v.findings if f.code in ("unverified-title", "id-title-mismatch")]

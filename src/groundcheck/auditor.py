@@ -186,8 +186,12 @@ class Auditor:
         titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
         passages = report_quotes(report, self.policy.quote_min_words)
+        # A quoted sentence stays a title only when a tool returned it as a work's title (in
+        # a record, beside an id): a page that quotes the same words returned a quote.
         citations = not_title_candidates(
-            citations, passages, lambda t: titles is not None and bool(titles.match(t, threshold))
+            citations,
+            passages,
+            lambda t: titles is not None and bool(titles.which_work(t, threshold)),
         )
         # A URL in code, an API endpoint: written, but not cited (see NOT_CITATIONS).
         works = build_works(document, [c for c in citations if c.kind not in NOT_CITATIONS], files)

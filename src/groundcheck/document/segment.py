@@ -238,8 +238,13 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
     if quoted is not None and len(quoted.group(quoted.lastindex or 0).split()) >= 2:
         g = quoted.lastindex or 0
         prefix = text[pos : quoted.start()]
+        # An author list ends where the quoted title opens: 'P. Lewis and E. Perez, "…"',
+        # 'Lewis, P. (2020) ‘…’'. A name running into a quote ('Loudwire “named …”') is prose.
+        separated = prefix.rstrip()[-1:] in (",", ".", ":", ")")
         authors = (
-            split_authors(_strip_year(prefix)) if looks_like_authors(_strip_year(prefix)) else ()
+            split_authors(_strip_year(prefix))
+            if separated and looks_like_authors(_strip_year(prefix))
+            else ()
         )
         year = _first_year(text, pos, end)
         venue = _venue_after(text, quoted.end(), stop)

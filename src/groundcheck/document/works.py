@@ -427,6 +427,15 @@ def _heading_names_a_paper(doc: Document, index: int, t: Citation) -> bool:
     return False
 
 
+_NAMED_THING = re.compile(
+    r"(?i)\b(?:album|song|single|track|record|EP|film|movie|show|series|episode|season|game|"
+    r"play|musical|opera|band|tour|ship|company|product|brand|app|campaign|slogan|nickname|"
+    r"motto|hashtag|query|prompt)s?[ \t]*[:,]?[ \t]*[\"“‘«]?$"
+)
+"""A word naming something a report names but does not cite (an album, a film, a product,
+a query) right before a quoted title: the quoted words are that thing's name."""
+
+
 def _self_cited(doc: Document, t: Citation) -> bool:
     """Does this title cite a work by itself (see the module docstring)?"""
     i = doc.block_index(t.start)
@@ -440,6 +449,8 @@ def _self_cited(doc: Document, t: Citation) -> bool:
     if t.kind == "quoted":
         if ". " in t.raw or not t.raw[:1].isupper():
             return False
+        if _NAMED_THING.search(doc.text, max(0, t.start - 30), t.start) is not None:
+            return False  # the album "There Is Nothing Left to Lose": a name, not a source
         return _title_shaped(t.raw) or _cue(doc, t)
     if t.kind == "emphasis":
         # Italics also name albums, films and books in passing ("*Jagged Little Pill*,
