@@ -467,9 +467,11 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
             if set(others) & set(keys):
                 continue  # the "other" work is this one, returned again under that title
             variant = ctx.title_threshold - _VARIANT_MARGIN
-            if similarity(rel.other.title, own, titles.rules) < variant:
-                if not others:
-                    others = tuple(sorted(titles.ids_of(rel.other.title), key=str))
+            if not others:
+                others = tuple(sorted(titles.ids_of(rel.other.title), key=str))
+            # Another *work*: a title some output returned with identifiers of its own. A
+            # title seen only as words (a heading, a quote in a page) may be this page's own.
+            if others and similarity(rel.other.title, own, titles.rules) < variant:
                 return TitleProblem("id-title-mismatch", title, own, rel.other.title, others)
             # A near variant of its own title, returned elsewhere as a title: a warning.
         if warning is None and title.kind != "adjacent" and own is not None:

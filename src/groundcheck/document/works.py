@@ -221,6 +221,9 @@ class _Pairing:
 
     def __init__(self, doc: Document, ids: list[Citation], titles: list[Citation]) -> None:
         self.doc = doc
+        # A quoted phrase that opens in lower case ("a “new standard of care”") is a scare
+        # quote or a quotation, never the title written for the id beside it.
+        titles = [t for t in titles if t.kind != "quoted" or not t.raw[:1].islower()]
         self.ids_by_unit = _units(doc, ids)
         self.titles_by_unit = _units(doc, titles)
         self.heading_titles: dict[int, Citation] = {}
@@ -467,6 +470,15 @@ def _self_cited(doc: Document, t: Citation) -> bool:
 _MARKER_GAP = 40
 
 
+def _names_title(doc: Document, t: Citation) -> bool:
+    """Can this phrase be the title of the work the marker after it cites? Not a phrase in
+    lower case, nor one in bold: "the **impact of emerging technologies** (Lewis, 2020)"
+    stresses words and cites a work for them; it does not write the work's title."""
+    if t.raw[:1].islower():
+        return False
+    return t.kind != "emphasis" or doc.text[t.start - 2 : t.start] not in ("**", "__")
+
+
 def _following_marker(
     doc: Document, t: Citation, markers: Sequence[Marker], starts: Sequence[int]
 ) -> Marker | None:
@@ -599,7 +611,7 @@ def build_works(
     for t in report.free_titles:
         if id(t) in report.used or id(t) in paired or t.kind == "adjacent":
             continue
-        follows = _following_marker(doc, t, all_markers, starts)
+        follows = _following_marker(doc, t, all_markers, starts) if _names_title(doc, t) else None
         targets = resolved_to.get(id(follows), []) if follows is not None else []
         if len(targets) == 1:
             targets[0].add_title(t)
