@@ -296,12 +296,12 @@ def test_quoted_names_and_quoted_prose_are_not_cited_works() -> None:
     quoted sentence that a fetched page also quotes is a quotation, not that page's title."""
     page = (
         "Title: Drummer's life in photos\n\n\"Taylor was playing with Alanis Morissette, who "
-        "was selling out stadiums all over the world,\" Grohl told Radio X in 2017."
+        'was selling out stadiums all over the world," Grohl told Radio X in 2017.'
     )
     calls = [{"tool": "fetch", "id": "c1", "output": page},
              {"tool": "search", "id": "c2", "output": "https://en.wikipedia.org/wiki/X"}]  # fmt: skip
     report = (
-        'Loudwire “named the album one of the best rock efforts of 2019”.\n\n'
+        "Loudwire “named the album one of the best rock efforts of 2019”.\n\n"
         'The album "There Is Nothing Left to Lose" followed.\n\n'
         'According to Wikipedia (https://en.wikipedia.org/wiki/X), "Taylor was playing\n'
         'with Alanis Morissette, who was selling out stadiums all over the world."\n'

@@ -70,7 +70,7 @@ def verdict_of(name: str) -> tuple[Verdict, str]:
     """The case's verdict and how it was obtained: ``evidence`` (audited against its
     evidence) or ``report only`` (no loader reads the evidence)."""
     case = next(c for c in CASES if c.name == name)
-    fmt = "records" if case.format.startswith("records") else None
+    fmt = "records" if "records" in case.format else None  # exports, not traces
     try:
         done = audit_files(
             Auditor(), str(case.report_path), [str(p) for p in case.evidence_paths],

@@ -128,3 +128,33 @@ def test_titles_that_cite_by_themselves() -> None:
         "This result was never verified by anyone",
         "the results were very good indeed",
     ]
+
+
+def test_names_of_albums_and_films_are_not_cited_works() -> None:
+    """From a real STORM article: quoted or italic Title Case names of albums, recordings and
+    films, even with a release year after them, are names, not sources; a name stays one
+    wherever else it is written ("his project, “Get the Money,”"). A paper title after a
+    year-cued phrase still is a work."""
+    text = (
+        'The band released several albums, including "Red Light Fever" (2010) and '
+        '"Get the Money" (2019) [1].\n\n'
+        'He appeared in the acclaimed VHS/DVD "Jagged Little Pill, Live" (1997).\n\n'
+        'He recorded with Nancy Wilson on his project, "Get the Money," which was praised in '
+        "2019.\n\n"
+        "Related work includes “Dense Passage Retrieval for Open-Domain Question Answering” "
+        "(2020).\n\n## References\n\n[1] A page about the band https://example.org/band\n"
+    )
+    found = works(text)
+    assert [w.titles[0].raw for w in found.works if w.kind == "inline"] == [
+        "Dense Passage Retrieval for Open-Domain Question Answering"
+    ]
+
+
+def test_bold_or_lower_case_prose_before_a_marker_is_not_the_entrys_title() -> None:
+    text = (
+        "We study the **impact of emerging technologies on open-source work** (Lewis, 2020).\n\n"
+        "## References\n\nLewis, P. (2020). *The Impact of Language Models on Open Source*. "
+        "SSRN. https://doi.org/10.2139/ssrn.4684662\n"
+    )
+    (entry,) = [w for w in works(text).works if w.kind == "entry"]
+    assert [t.raw for t in entry.titles] == ["The Impact of Language Models on Open Source"]

@@ -115,28 +115,11 @@ def reads_as_authors(text: str) -> bool:
 
 
 _PARTICLES = frozenset(
-    [
-        "van",
-        "von",
-        "de",
-        "der",
-        "den",
-        "del",
-        "della",
-        "di",
-        "da",
-        "du",
-        "le",
-        "la",
-        "dos",
-        "das",
-        "ter",
-        "ten",
-        "bin",
-        "al",
-        "el",
-    ]
-)
+    {
+        "van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "le", "la", "dos",
+        "das", "ter", "ten", "bin", "al", "el",
+    }
+)  # fmt: skip
 
 
 def split_authors(text: str, limit: int = 100) -> tuple[str, ...]:

@@ -439,6 +439,26 @@ _NAMED_THING = re.compile(
 a query) right before a quoted title: the quoted words are that thing's name."""
 
 
+_WORK_OF_ART = re.compile(
+    r"(?i)\b(?:albums?|songs?|singles?|tracks?|EPs?|LPs?|films?|movies?|documentar(?:y|ies)|"
+    r"episodes?|musicals?|operas?|DVDs?|VHS|recordings?|mixtapes?|soundtracks?)\b"
+    r"(?:[^.!?\n]|\.(?! )){0,60}$"
+)
+"""A music or film noun earlier in the same clause: "albums, including "Red Light Fever"
+(2010)", "the acclaimed VHS/DVD "Jagged Little Pill, Live" (1997)". Its year is a release
+date, not a citation."""
+
+
+def _names_a_thing(doc: Document, t: Citation) -> bool:
+    """Is this quoted or italic title the name of something the report is about (an album, a
+    film, a product) rather than a work it cites?"""
+    text = doc.text
+    before = max(0, t.start - 80)
+    if _NAMED_THING.search(text, max(0, t.start - 30), t.start) is not None:
+        return True
+    return _WORK_OF_ART.search(text, before, t.start) is not None
+
+
 def _self_cited(doc: Document, t: Citation) -> bool:
     """Does this title cite a work by itself (see the module docstring)?"""
     i = doc.block_index(t.start)
@@ -452,10 +472,12 @@ def _self_cited(doc: Document, t: Citation) -> bool:
     if t.kind == "quoted":
         if ". " in t.raw or not t.raw[:1].isupper():
             return False
-        if _NAMED_THING.search(doc.text, max(0, t.start - 30), t.start) is not None:
+        if _names_a_thing(doc, t):
             return False  # the album "There Is Nothing Left to Lose": a name, not a source
         return _title_shaped(t.raw) or _cue(doc, t)
     if t.kind == "emphasis":
+        if _names_a_thing(doc, t):
+            return False
         # Italics also name albums, films and books in passing ("*Jagged Little Pill*,
         # released in 1995"): only a citation written right after the title counts.
         italic = doc.text[t.start - 2 : t.start] not in ("**", "__")
@@ -608,6 +630,13 @@ def build_works(
     loose: list[_Draft] = []
     all_markers = sorted((*doc.markers, *author_markers), key=lambda m: m.start)
     starts = [m.start for m in all_markers]
+    # A name is a name throughout: "Get the Money" is an album on one line, so it is one
+    # on the line that calls it "his project" too.
+    named = {
+        t.id
+        for t in report.free_titles
+        if t.kind in ("quoted", "emphasis") and _names_a_thing(doc, t)
+    }
     for t in report.free_titles:
         if id(t) in report.used or id(t) in paired or t.kind == "adjacent":
             continue
@@ -618,7 +647,7 @@ def build_works(
             continue
         d = _Draft(INLINE, t.start, t.end, None, doc)
         d.titles.append(t)
-        if t.kind in _WRITTEN and _self_cited(doc, t):
+        if t.kind in _WRITTEN and t.id not in named and _self_cited(doc, t):
             drafts.append(d)
         elif t.kind in _WRITTEN:
             loose.append(d)
@@ -652,7 +681,7 @@ def _id_beside(
         if gap is not None and gap.end() == inline[k][0]:
             return inline[k][2]
     if k > 0:
-        start, end, draft = inline[k - 1]
+        _, end, draft = inline[k - 1]
         if end <= m.start and text[end : m.start].strip(" \t,;:([") == "":
             return draft
     return None
