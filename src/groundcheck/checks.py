@@ -456,7 +456,13 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
         return None
     keys = work.keys
     warning: TitleProblem | None = None
+    own_titles = titles.own_titles(keys)
+    if not own_titles and not titles.titles:
+        return None
     for title in work.titles:
+        g = ctx.grounding(title)
+        if g is not None and g.matched_title is not None and g.matched_title in own_titles:
+            continue  # grounding already matched it to this work's own title
         rel = titles.relation(title.raw or title.id, keys, ctx.title_threshold)
         if rel.kind in ("own", "unknown"):
             continue
