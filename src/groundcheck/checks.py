@@ -264,10 +264,10 @@ class FabricatedIds:
             where = next((c for c in missing if work.start <= c.start < work.end), missing[0])
             verb = "is" if len(named) == 1 else "are"
             lowered, also = severity, ""
-            returned = [same_page(c) for c in missing]
-            if all(r is not None for r in returned):  # every one a returned page elsewhere
+            elsewhere = [same_page(c) for c in missing]
+            if all(r is not None for r in elsewhere):  # every one a returned page elsewhere
                 lowered = WARNING
-                shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in returned if r))
+                shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in elsewhere if r))
                 also = f"; a tool returned the same page at another address: {shown}"
             yield Finding(
                 self.code,
@@ -283,15 +283,12 @@ class FabricatedIds:
                 continue
             message = f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})"
             lowered = severity
-            if c.scheme == "url":
-                pages = pages or PageIndex(ctx.evidence.identifiers)
-                returned = pages.same_page(c.identifier)
-                if returned is not None:
-                    lowered = WARNING
-                    message += (
-                        f"; a tool returned the same page at another address: "
-                        f"{ctx.cited_as(returned)}"
-                    )
+            returned = same_page(c)
+            if returned is not None:
+                lowered = WARNING
+                message += (
+                    f"; a tool returned the same page at another address: {ctx.cited_as(returned)}"
+                )
             yield Finding(self.code, lowered, message, c)
 
 
