@@ -425,7 +425,7 @@ def _numbered_with_metadata(text: str) -> Iterator[_Item]:
     for n, m in enumerate(items):
         cut = _inline_meta(m.group(1))
         if cut is not None:  # "1. Title | Relevance: high | Year: 2024": metadata on its line
-            year = next(
+            on_line = next(
                 (
                     year_of(v)
                     for k, sep, v in (p.partition(":") for p in m.group(1)[cut:].split("|"))
@@ -433,7 +433,7 @@ def _numbered_with_metadata(text: str) -> Iterator[_Item]:
                 ),
                 None,
             )
-            yield m.start(), m.end(), m.group(1)[:cut], (), year, "listing"
+            yield m.start(), m.end(), m.group(1)[:cut], (), on_line, "listing"
             continue
         end = items[n + 1].start() if n + 1 < len(items) else len(text)
         blank = text.find("\n\n", m.end(), end)
