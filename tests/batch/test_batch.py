@@ -43,7 +43,9 @@ def test_discover_folders_globs_and_session_folders(tmp_path: Path) -> None:
     )
     assert [s.run for s in specs] == ["r1", "r2", "sess_5b6bf0ea8f98", "sess_b40bd7824aed"]
     assert specs[2].report is None  # the session folder's report is read from the trace
-    assert notes == [f"{tmp_path / 'batch' / 'empty'}: not a run (no report.md, no logs/trace.jsonl)"]
+    assert notes == [
+        f"{tmp_path / 'batch' / 'empty'}: not a run (no report.md, no logs/trace.jsonl)"
+    ]
 
 
 def test_manifest_problems_are_counted_not_fatal(tmp_path: Path) -> None:

@@ -95,23 +95,48 @@ def _run_in_folder(folder: Path, names: frozenset[str]) -> RunSpec | None:
     return RunSpec(folder.name, str(report), evidence)
 
 
-def _confined(path: Path, root: Path | None) -> bool:
-    if root is None:
-        return True
-    try:
-        resolved = path.resolve()
-    except (OSError, RuntimeError):  # a symlink loop
-        return False
-    return resolved == root or root in resolved.parents
+class _Confine:
+    """Whether paths resolve (symlinks followed) inside one root, cheaply for many paths.
+
+    The resolved form of each directory is cached (a bounded table), so a path costs one
+    ``lstat`` of its last component once its directory is known.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.realpath(root)
+        self.prefix = self.root.rstrip(os.sep) + os.sep
+        self.dirs: dict[str, str] = {}
+
+    def _dir(self, folder: str) -> str:
+        held = self.dirs.get(folder)
+        if held is None:
+            if len(self.dirs) >= 4096:
+                self.dirs.clear()
+            held = self.dirs[folder] = os.path.realpath(folder)
+        return held
+
+    def resolve(self, path: str) -> str:
+        # Plain string work, not Path objects: a million-row manifest makes two calls a row.
+        folder, _, name = path.rpartition(os.sep)
+        if not folder or name in ("", ".", "..") or os.path.islink(path):  # noqa: PTH114
+            return os.path.realpath(path)
+        return self._dir(folder) + os.sep + name
+
+    def inside(self, path: str) -> bool:
+        try:
+            resolved = self.resolve(path)
+        except (OSError, ValueError):  # a symlink loop, a NUL in the name
+            return False
+        return resolved == self.root or resolved.startswith(self.prefix)
 
 
 def _manifest(path: Path, root: Path | None) -> Iterator[RunSpec]:
     from groundcheck.errors import InputError
     from groundcheck.evidence.jsonio import loads
 
-    base = path.parent
-    confine = (root if root is not None else base).resolve()
-    label = "--root " + str(root) if root is not None else f"the manifest's folder {base}"
+    base = str(path.parent)
+    confine = _Confine(str(root) if root is not None else base)
+    label = f"--root {root}" if root is not None else f"the manifest's folder {path.parent}"
     with path.open("rb") as stream:
         for number, raw in enumerate(stream, 1):
             if not raw.strip():
@@ -131,7 +156,7 @@ def _manifest(path: Path, root: Path | None) -> Iterator[RunSpec]:
                 problem = "the row names no report and no evidence"
             if problem is None:
                 outside = next(
-                    (p for p in (report, *evidence) if p is not None and not _confined(p, confine)),
+                    (p for p in (report, *evidence) if p is not None and not confine.inside(p)),
                     None,
                 )
                 if outside is not None:
@@ -139,8 +164,8 @@ def _manifest(path: Path, root: Path | None) -> Iterator[RunSpec]:
             group, task = entry.get("group"), entry.get("task")
             yield RunSpec(
                 run,
-                None if report is None or problem else str(report),
-                () if problem else tuple(str(e) for e in evidence),
+                None if problem else report,
+                () if problem else tuple(evidence),
                 None if group is None else str(group),
                 None if task is None else str(task),
                 problem=None if problem is None else f"{where}: {problem}",
@@ -149,7 +174,7 @@ def _manifest(path: Path, root: Path | None) -> Iterator[RunSpec]:
             )
 
 
-def _row_paths(entry: dict[str, Any], base: Path) -> tuple[str | None, Path | None, list[Path]]:
+def _row_paths(entry: dict[str, Any], base: str) -> tuple[str | None, str | None, list[str]]:
     """(problem, report path, evidence paths) of one manifest row."""
     evidence = entry.get("evidence", [])
     evidence = [evidence] if isinstance(evidence, str) else evidence
@@ -158,7 +183,12 @@ def _row_paths(entry: dict[str, Any], base: Path) -> tuple[str | None, Path | No
         return "'evidence' must be a path or a list of paths", None, []
     if report is not None and (not isinstance(report, str) or not report):
         return "'report' must be a path", None, []
-    return None, None if report is None else base / report, [base / e for e in evidence]
+    prefix = base.rstrip(os.sep) + os.sep
+
+    def join(name: str) -> str:
+        return name if name.startswith(os.sep) else prefix + name
+
+    return None, None if report is None else join(report), [join(e) for e in evidence]
 
 
 def _broken(where: str, problem: str) -> RunSpec:
@@ -254,7 +284,7 @@ def _all(
         if not paths:
             note(f"{source}: the pattern matches nothing")
         for path in paths:
-            if path.is_file() and path.suffix == ".jsonl" and path.name != "trace.jsonl":
+            if _is_manifest(path):
                 yield from _manifest(path, root)
             elif path.is_dir():
                 yield from _folder(path, names, shown, note)
@@ -262,6 +292,14 @@ def _all(
                 yield _given(path, "no such file or folder")
             else:
                 yield _given(path, "not a run folder or a .jsonl manifest")
+
+
+def _is_manifest(path: Path) -> bool:
+    """A ``.jsonl`` file (or a named pipe: a manifest still being written) that is not a
+    trace of its own."""
+    if path.suffix != ".jsonl" or path.name == "trace.jsonl":
+        return False
+    return path.is_file() or path.is_fifo()
 
 
 def count_runs(sources: Iterable[str]) -> int:
@@ -272,7 +310,9 @@ def count_runs(sources: Iterable[str]) -> int:
         paths = sorted(globbing.glob(source)) if globbing.has_magic(source) else [source]  # noqa: PTH207
         for name in paths:
             path = Path(name)
-            if path.is_file() and path.suffix == ".jsonl" and path.name != "trace.jsonl":
+            if path.is_fifo():
+                continue  # read once, by the audit itself
+            if _is_manifest(path):
                 with path.open("rb") as stream:
                     total += sum(1 for line in stream if line.strip())
             elif path.is_dir():

@@ -268,28 +268,33 @@ class _Engine(Generic[R]):
         self.options = dict(options)
         self.fold = fold
         self.window = max(1, window)
-        self.pending: deque[tuple[_Chunk, Future[R]]] = deque()
+        self.pending: deque[tuple[_Chunk, Future[Any], Executor]] = deque()
 
-    def _submit(self, chunk: _Chunk) -> Future[R]:
+    def _send(
+        self, specs: Sequence[RunSpec], fold: Callable[[list[RunResult]], Any]
+    ) -> Future[Any]:
+        batch = list(specs)
         try:
-            return self.executor.submit(
-                _audit_chunk, list(chunk.specs), self.canary, self.options, self.fold
-            )
+            return self.executor.submit(_audit_chunk, batch, self.canary, self.options, fold)
         except RuntimeError as exc:  # BrokenExecutor, or an executor shut down under us
             if self.make_pool is None:
                 raise GroundcheckError(f"the executor cannot take work any more: {exc}") from None
             self._replace_pool()
-            return self.executor.submit(
-                _audit_chunk, list(chunk.specs), self.canary, self.options, self.fold
-            )
+            return self.executor.submit(_audit_chunk, batch, self.canary, self.options, fold)
 
     def _replace_pool(self) -> None:
+        """A fresh pool for a broken one. Chunks that failed with the old pool are sent
+        again when their turn comes (as a retry), never all at once: a run being audited
+        alone must be alone."""
         assert self.make_pool is not None
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.executor = self.make_pool()
-        for i, (chunk, future) in enumerate(self.pending):
-            if future.done() and future.exception() is not None:
-                self.pending[i] = (chunk, self._submit(chunk))
+
+    def _failed(self, exc: BaseException, used: Executor) -> None:
+        """After a failure: replace our pool if that failure broke it (and not an older one)."""
+        broke_ours = isinstance(exc, BrokenExecutor) and used is self.executor
+        if broke_ours and self.make_pool is not None:
+            self._replace_pool()
 
     def _result(self, future: Future[Any]) -> Any:
         """Wait for one chunk, checking now and then that the executor is still alive."""
@@ -304,14 +309,14 @@ class _Engine(Generic[R]):
     def run(self, chunks: Iterator[tuple[RunSpec, ...]]) -> Iterator[tuple[int, R]]:
         """(runs in the chunk, the chunk's fold), chunk by chunk in input order."""
         for specs in chunks:
-            self.pending.append((_Chunk(specs, 0), self._submit(_Chunk(specs, 0))))
+            self.pending.append((_Chunk(specs, 0), self._send(specs, self.fold), self.executor))
             while len(self.pending) >= self.window:
                 yield self._next()
         while self.pending:
             yield self._next()
 
     def _next(self) -> tuple[int, R]:
-        chunk, future = self.pending.popleft()
+        chunk, future, used = self.pending.popleft()
         while True:
             try:
                 return len(chunk.specs), self._result(future)
@@ -319,48 +324,31 @@ class _Engine(Generic[R]):
                 raise
             except Exception as exc:
                 problem = _death(exc)
-                broken = isinstance(exc, BrokenExecutor)
-            if broken and self.make_pool is not None:
-                self._replace_pool()
+                self._failed(exc, used)
             if chunk.attempt == 0:
                 chunk = _Chunk(chunk.specs, 1)
-                future = self._submit(chunk)
+                future, used = self._send(chunk.specs, self.fold), self.executor
                 continue
             return len(chunk.specs), self._alone(chunk.specs, problem)
 
     def _alone(self, specs: tuple[RunSpec, ...], problem: str) -> R:
         """Each run of a chunk that failed twice, alone, with nothing else in flight."""
         if self.pending:
-            wait_all([f for _, f in self.pending])
+            wait_all([f for _, f, _ in self.pending])
         results: list[RunResult] = []
         for spec in specs:
+            used = self.executor
             try:
-                (result,) = self._result(
-                    self._submit_list((spec,)),
-                )
+                (result,) = self._result(self._send((spec,), as_list))
             except GroundcheckError:
                 raise
             except Exception as exc:
                 result = RunResult.unreadable(
                     spec, f"its worker failed three times ({_death(exc) or problem})"
                 )
-                if isinstance(exc, BrokenExecutor) and self.make_pool is not None:
-                    self._replace_pool()
+                self._failed(exc, used)
             results.append(result)
         return self.fold(results)
-
-    def _submit_list(self, specs: tuple[RunSpec, ...]) -> Future[list[RunResult]]:
-        try:
-            return self.executor.submit(
-                _audit_chunk, list(specs), self.canary, self.options, as_list
-            )
-        except RuntimeError:
-            if self.make_pool is None:
-                raise
-            self._replace_pool()
-            return self.executor.submit(
-                _audit_chunk, list(specs), self.canary, self.options, as_list
-            )
 
 
 def _death(exc: BaseException) -> str:
