@@ -4,7 +4,9 @@ Run: ``python benchmarks/bench_loaders.py [--mb 200] [--huge-mb 100]``. Each mea
 in a fresh subprocess so its peak RSS is its own. The baseline is the bare minimum any reader
 must do, measured in the same run: ``json.loads`` of every line. Targets (issue 4): a JSONL
 trace is read in one pass with bounded memory (peak RSS does not grow with the file), and a
-100 MB single tool output is handled.
+100 MB single tool output is handled. The last row reads two transcripts as one run
+(``load_run``): every file's calls are scanned first for the files the agent wrote (issue 12),
+so a run of several files costs one extra parse of each, and no more memory.
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ CHILD = r"""
 import json, sys, time
 mode, path = sys.argv[1], sys.argv[2]
 t0 = time.perf_counter()
-if mode == "json-lines":
+if mode == "run":
+    from groundcheck.evidence import load_run
+    trace = load_run(sys.argv[2:])
+    detail = f"{len(trace.evidence.calls)} calls, {len(trace.evidence.identifiers)} ids"
+elif mode == "json-lines":
     n = 0
     with open(path, "rb") as f:
         for line in f:
@@ -94,9 +100,12 @@ def write_huge(path: Path, megabytes: float) -> int:
     return path.stat().st_size
 
 
-def measure(mode: str, path: Path) -> dict[str, object]:
+def measure(mode: str, path: Path, *more: Path) -> dict[str, object]:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, mode, str(path)], check=True, capture_output=True, text=True
+        [sys.executable, "-c", CHILD, mode, str(path), *map(str, more)],
+        check=True,
+        capture_output=True,
+        text=True,
     )
     return dict(json.loads(out.stdout))
 
@@ -109,6 +118,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         small, big, huge = Path(tmp, "small.jsonl"), Path(tmp, "big.jsonl"), Path(tmp, "huge.jsonl")
         small_size = write_stream(small, args.mb / 10)
+        second = Path(tmp, "second.jsonl")
+        write_stream(second, args.mb / 10)
         big_size = write_stream(big, args.mb)
         huge_size = write_huge(huge, args.huge_mb)
         rows = [
@@ -119,6 +130,11 @@ def main() -> None:
                 f"load_evidence, one {huge_size / 1e6:.0f} MB output",
                 huge_size,
                 measure("load", huge),
+            ),
+            (
+                f"load_run, two {small_size / 1e6:.0f} MB files",
+                2 * small_size,
+                measure("run", small, second),
             ),
         ]
     base = float(rows[0][2]["seconds"])  # type: ignore[arg-type]

@@ -7,6 +7,11 @@
    (``benchmarks/setup_peers.sh``); without it they are skipped, and the table says so.
 2. Hostile inputs: 1 MB floods audited, as a ratio of a benign 1 MB report's time.
 3. The title matcher against brute-force rapidfuzz (benchmarks/bench_titles.py).
+4. Every identifier family, one line each: speed, precision/recall on planted citations,
+   floods (benchmarks/bench_web.py).
+5. Verbatim quotes: precision/recall on cases built from real tool outputs
+   (benchmarks/eval_quotes.py), index and search on 10,000 outputs and the hostile inputs of
+   issue 13 (benchmarks/bench_quotes.py).
 """
 
 from __future__ import annotations
@@ -151,6 +156,20 @@ def titles_section() -> None:
         print(f"   {line}")
 
 
+def _section(title: str, script: str, *args: str) -> None:
+    print(f"\n{title} (benchmarks/{script})")
+    out = subprocess.run(
+        [sys.executable, str(HERE / script), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    for line in out.stdout.splitlines():
+        print(f"   {line}")
+    if out.returncode:
+        print(f"   failed ({out.returncode}): {out.stderr.strip().splitlines()[-1:]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -159,10 +178,23 @@ def main() -> None:
         default=0.05,
         help="corpus size for the extraction table (refextract reads ~0.002 MB/s: keep it small)",
     )
+    parser.add_argument(
+        "--web-mb", type=float, default=2.0, help="corpus size for the per-family table"
+    )
+    parser.add_argument(
+        "--outputs", type=int, default=10_000, help="tool outputs for the quote index timing"
+    )
     args = parser.parse_args()
     extraction_table(args.mb)
     hostile_table()
     titles_section()
+    _section(
+        "4. every identifier family", "bench_web.py", "--mb", str(args.web_mb), "--repeat", "1"
+    )
+    _section("5a. verbatim quotes on real tool outputs", "eval_quotes.py", "--show", "0")
+    _section(
+        "5b. quote index and hostile inputs", "bench_quotes.py", "--outputs", str(args.outputs)
+    )
 
 
 if __name__ == "__main__":

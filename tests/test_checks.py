@@ -78,7 +78,7 @@ def test_no_mismatch_when_the_ids_own_title_is_unknown() -> None:
 
 
 def test_title_threshold_is_tunable_and_validated() -> None:
-    report = '"Dense Passage Retrieval for Open Domain QA" (arXiv:2004.04906)'
+    report = '"Dense Passage Retrieval for Open Domain Questions" (arXiv:2004.04906)'
     assert "unverified-title" in codes(report)
     assert codes(report, title_threshold=70) == []
     for bad in (0, -5, 101, "90", True):

@@ -17,6 +17,15 @@ EVIDENCE = [
     {"tool": "search", "output": [{"arxiv_id": "2101.03961", "title": "Switch Transformers"}]}
 ]
 
+BREAKS = {
+    "LF": "\n",
+    "CR": "\r",
+    "VT": "\v",
+    "FF": "\f",
+    "NEL": "\x85",
+    "U+2028": "\u2028",
+    "U+2029": "\u2029",
+}
 ZW = "\u200b"
 ZWJ = "\u200d"
 SHY = "\u00ad"
@@ -61,6 +70,25 @@ MODERN_DISGUISES = [
     ("Arabic-Indic digits", "٢٠٠٥.١١٤٠١"),
     ("mathematical digits", "𝟐𝟎𝟎𝟓.𝟏𝟏𝟒𝟎𝟏"),
     ("arXiv DOI", "https://doi.org/10.48550/arXiv.2005.11401"),
+    # issue 18
+    *((f"{name} in the digits", f"arXiv:2005.114{b}01") for name, b in BREAKS.items()),
+    ("CR LF after the dot", "2005.\r\n11401"),
+    ("line break in the YYMM after the prefix", "arXiv:20\n05.11401"),
+    ("line break before the dot after the prefix", "arXiv:2005\n.11401"),
+    ("variation selector", "2005.114\ufe0f01"),
+    ("variation selector supplement", "2005.\U000e010011401"),
+    ("tag characters", "2005\U000e0032.11401\U000e007f"),
+    ("soft hyphen entity", "2005.114&shy;01"),
+    ("zero-width space reference", "2005.114&#8203;01"),
+    ("zero-width space hex reference", "20&#x200B;05.11401"),
+    ("percent-encoded zero-width space", "https://arxiv.org/abs/2005.114%E2%80%8B01"),
+    ("percent-encoded soft hyphen", "https://arxiv.org/abs/2005%C2%AD.11401"),
+    ("Markdown escape", "2005\\.11401"),
+    ("bold", "**2005.11401**"),
+    ("emphasis inside", "2005.*11401*"),
+    ("bold parts", "**2005**.**11401**"),
+    ("space after the dot behind the prefix", "arXiv:2005. 11401"),
+    ("two spaces after the dot behind the prefix", "arXiv: 2005.  11401"),
 ]
 
 LEGACY = "hep-th/9711200"
@@ -82,6 +110,24 @@ LEGACY_DISGUISES = [
     ("LaTeX url", "\\url{arxiv.org/abs/hep-th/9711200}"),
     ("arXiv prefix", "arXiv:hep-th/9711200v1"),
     ("Arabic-Indic digits", "hep-th/٩٧١١٢٠٠"),
+    # issue 18
+    *(
+        (f"dash U+{ord(d):04X}", f"hep{d}th/9711200")
+        for d in "\u2012\u2013\u2014\u2015\ufe58\ufe63\uff0d\u2043"
+    ),
+    ("upper case with an en dash", "HEP\u2013TH/9711200"),
+    ("line break after the slash", "hep-th/\n9711200"),
+    ("line break after the hyphen", "hep-\nth/9711200"),
+    ("line break inside the archive", "he\np-th/9711200"),
+    ("line break before the slash", "hep-th\n/9711200"),
+    ("U+2028 in the digits", "hep-th/97\u202811200"),
+    ("CR in the digits", "hep-th/9711\r200"),
+    ("Markdown escape", "hep\\-th/9711200"),
+    ("emphasis after the slash", "hep-th/*9711200*"),
+    ("emphasis on the archive", "*hep-th*/9711200"),
+    ("variation selector", "hep-th/971\ufe0e1200"),
+    ("soft hyphen entity", "hep-&shy;th/9711200"),
+    ("fullwidth dash and slash", "hep\uff0dth\uff0f9711200"),
 ]
 
 DOI = "10.1000/made.up.42"
@@ -103,6 +149,20 @@ DOI_DISGUISES = [
     ("JSON escaped slashes", "https:\\/\\/doi.org\\/10.1000\\/made.up.42"),
     ("Cyrillic look-alike prefix", "dоі:10.1000/made.up.42"),
     ("division slash", "10.1000\u2215made.up.42"),
+    # issue 18
+    ("fraction slash", "10.1000\u2044made.up.42"),
+    ("line break after 10.", "doi:10.\n1000/made.up.42"),
+    ("line break in 10.", "doi:10\n.1000/made.up.42"),
+    ("line break in the registrant", "doi:10.10\n00/made.up.42"),
+    ("line break after the slash", "doi:10.1000/\nmade.up.42"),
+    ("U+2028 after the slash", "10.1000/\u2028made.up.42"),
+    ("a NUL right after it", "doi:10.1000/made.up.42\x00"),
+    ("soft hyphen entity", "10.1000/made.&shy;up.42"),
+    ("percent-encoded zero-width space", "https://doi.org/10.1000/made%E2%80%8B.up.42"),
+    ("tag character", "10.1000/made.up\U000e0041.42"),
+    ("Markdown escapes", "10\\.1000/made\\.up\\.42"),
+    ("emphasis after the slash", "10.1000/*made.up.42*"),
+    ("bold", "**doi:10.1000/made.up.42**"),
 ]
 
 
@@ -133,8 +193,8 @@ def test_doi_disguises(name: str, report: str) -> None:
     _caught(report, DOI)
 
 
-def test_at_least_fifteen_disguises_each() -> None:
-    assert min(len(MODERN_DISGUISES), len(LEGACY_DISGUISES), len(DOI_DISGUISES)) >= 15
+def test_at_least_thirty_disguises_each() -> None:
+    assert min(len(MODERN_DISGUISES), len(LEGACY_DISGUISES), len(DOI_DISGUISES)) >= 30
 
 
 def test_disguised_evidence_still_grounds() -> None:
@@ -142,3 +202,42 @@ def test_disguised_evidence_still_grounds() -> None:
     for _, disguised in MODERN_DISGUISES[:-1]:
         v = audit("We cite arXiv:2005.11401.", [{"tool": "t", "output": disguised}])
         assert v.ok, (disguised, v.findings)
+
+
+ALL = [
+    *(("arXiv:2005.11401", n, d) for n, d in MODERN_DISGUISES if "doi.org" not in d),
+    *(("arXiv:hep-th/9711200", n, d) for n, d in LEGACY_DISGUISES),
+    *(("doi:10.1000/made.up.42", n, d) for n, d in DOI_DISGUISES),
+]
+
+
+@pytest.mark.parametrize(("plain", "name", "disguised"), ALL, ids=[f"{p} {n}" for p, n, _ in ALL])
+def test_every_disguise_in_a_tool_output_grounds_the_plain_citation(
+    plain: str, name: str, disguised: str
+) -> None:
+    """A returned id written in disguise by the tool is still the returned id: no error."""
+    verdict = audit(f"We cite {plain} here.", [{"tool": "t", "output": f"found: {disguised}"}])
+    assert verdict.ok, (disguised, verdict.findings)
+    verdict = audit(f"We cite {disguised} here.", [{"tool": "t", "output": f"found: {disguised}"}])
+    assert verdict.ok, (disguised, verdict.findings)
+
+
+def test_a_doi_cut_inside_its_suffix_is_never_a_false_error() -> None:
+    """A break inside a DOI suffix may end the DOI or wrap it: either reading grounds it."""
+    returned = [{"tool": "t", "output": {"doi": "10.1000/made.up.42"}}]
+    for cut in ("doi:10.1000/made.\nup.42", "doi:10.1000/ma\n  de.up.42", "10.1000/made.up\r\n.42"):
+        assert audit(f"See {cut} for more.", returned).ok, cut
+    # ... the cut form returned, the whole DOI cited
+    cut_output = [{"tool": "t", "output": "see doi:10.1000/made.\nup.42"}]
+    assert audit("See doi:10.1000/made.up.42.", cut_output).ok
+    # ... and a cut DOI that no tool returned in either reading is still an error
+    verdict = audit("See doi:10.1000/made.\nup.43 for more.", returned)
+    assert [f.code for f in verdict.findings] == ["fabricated-id"]
+
+
+def test_an_en_dash_in_prose_glues_nothing() -> None:
+    """Dashes fold only inside archive names: prose around ids reads exactly as before."""
+    report = "Pages 10\u201320 (2019\u20132020) of doi:10.1000/made.up.42\u2014a paper."
+    verdict = audit(report, [{"tool": "t", "output": "doi:10.1000/made.up.42"}])
+    assert verdict.ok, verdict.findings
+    assert [c.citation.raw for c in verdict.citations] == ["doi:10.1000/made.up.42"[4:]]

@@ -45,11 +45,10 @@ def test_two_papers_per_paragraph_pair_correctly() -> None:
 
 def test_claude_code_transcript_audited_alone() -> None:
     """Search results packed as JSON text; a note the agent wrote itself; an abbreviated title
-    (a warning), an invented title and the id beside it (an error)."""
+    (SAEs: grounded by the acronym rule), an invented title and the id beside it (an error)."""
     trace = load_evidence(HERE / "claude_code_sae.jsonl")
     assert trace.format == "claude-code"
     assert findings(trace.report or "", trace.evidence) == [
-        ("unverified-title", "Improving Dictionary Learning with Gated SAEs"),
         ("unverified-title", "Scaling and Evaluating Sparse Autoencoders"),
         ("fabricated-id", "2406.04093"),
     ]

@@ -33,8 +33,8 @@ def test_ascii_fast_path_is_identity() -> None:
         ("0\u2010\n0", "00"),  # regression: a typographic hyphen at the line end was not seen
         ("２\u2010\n0", "20"),  # regression: ... nor one swallowed by a run of other symbols
         ("２００５.１１４-\n０１", "2005.11401"),
-        ("hep-\nth/9711200", "hep-\nth/9711200"),
-        ("state-of-\nthe-art", "state-of-\nthe-art"),
+        ("hep-\nth/9711200", "hep-th/9711200"),  # an archive name before its slash: joined
+        ("state-of-\nthe-art", "state-of-\nthe-art"),  # a hyphenated word: kept
         ("ﬁle 2301.00001", "file 2301.00001"),
         ("é 2301.00001", "é 2301.00001"),
     ],
@@ -42,6 +42,79 @@ def test_ascii_fast_path_is_identity() -> None:
 def test_view_normalises(original: str, view_text: str) -> None:
     """NFKC, invisible characters, typographic hyphens and number line breaks."""
     assert TextView.of(original).text == view_text
+
+
+@pytest.mark.parametrize(
+    ("original", "view_text"),
+    [
+        # dashes inside an old-style archive name, and only there
+        *((f"hep{d}th/9711200", "hep-th/9711200") for d in "\u2012\u2013\u2014\u2015\ufe58\u2043"),
+        ("cond\u2014mat.str-el/0601001", "cond-mat.str-el/0601001"),
+        ("pages 10\u201320 and 2019\u20132020", "pages 10\u201320 and 2019\u20132020"),
+        ("the model\u2014trained on hep/th data", "the model\u2014trained on hep/th data"),
+        ("10.1000/abc\u2014see", "10.1000/abc\u2014see"),  # a DOI ends at an em dash
+        # every line separator, where the grammar cannot stop
+        *((f"2005.114{b}01", "2005.11401") for b in ["\r", "\v", "\f", "\x85", "\u2028", "\u2029"]),
+        ("2005.\r\n11401", "2005.11401"),
+        ("hep-th/\n9711200", "hep-th/9711200"),
+        ("he\np-th/9711200", "hep-th/9711200"),
+        ("hep-th\n/9711200", "hep-th/9711200"),
+        ("physi\ncs/9610001", "physics/9610001"),  # regression: "cs" alone is an archive too
+        # combinations the long property runs found (GROUNDCHECK_DISGUISE_EXAMPLES)
+        ("ao\u058a&shy;sci/9502001", "ao-sci/9502001"),
+        ("acc\u058aph\nys/9411001", "acc-phys/9411001"),
+        ("c\nhem\ufe63ph/9403001", "chem-ph/9403001"),
+        ("m\nath\uff0eAG/9202001", "math.AG/9202001"),
+        ("0704\uff0e*0001*", "0704.0001*"),
+        ("arXiv:**0704. 0001**", "arXiv:**0704.0001**"),
+        ("see\ncs/9610001", "see\ncs/9610001"),
+        ("arXiv:20\n05.11401", "arXiv:2005.11401"),
+        ("arXiv:2005\n.11401", "arXiv:2005.11401"),
+        ("doi:10.\n1000/x", "doi:10.1000/x"),
+        ("doi:10\n.1000/x", "doi:10.1000/x"),
+        ("doi:10.10\n00/x", "doi:10.1000/x"),
+        ("doi:10.1000/\nx", "doi:10.1000/x"),
+        # ... and nowhere else
+        ("1412.1234\n5 more", "1412.1234\n5 more"),  # a complete sequence of its era
+        ("in 20\n05.11401", "in 20\n05.11401"),  # no prefix: "20" is a number
+        ("doi:10.1000/made.\nup.42", "doi:10.1000/made.\nup.42"),  # inside a suffix: ambiguous
+        ("2005.\n\n11401", "2005.\n\n11401"),  # a blank line ends everything
+        ("see\nthe results", "see\nthe results"),
+        # invisible characters, written or encoded
+        ("2005.114\ufe0f01", "2005.11401"),
+        ("2005.114\U000e010001", "2005.11401"),
+        ("2005.114\U000e004101", "2005.11401"),
+        ("2005.114&shy;01", "2005.11401"),
+        ("2005.114&#8203;01", "2005.11401"),
+        ("2005.114&#x200B;01", "2005.11401"),
+        ("2005.114%E2%80%8B01", "2005.11401"),
+        ("2005.114%C2%AD01", "2005.11401"),
+        ("caf%C3%A9", "caf%C3%A9"),  # other percent-encoded UTF-8 stays as written
+        # look-alike slashes, Markdown escapes and emphasis
+        ("hep-th\u22159711200", "hep-th/9711200"),
+        ("10.1000\u2044x", "10.1000/x"),
+        ("2005\\.11401", "2005.11401"),
+        ("hep\\-th/9711200", "hep-th/9711200"),
+        ("10.1000/a\\_b", "10.1000/a_b"),
+        ("2005.*11401*", "2005.11401*"),
+        ("**2005**.**11401**", "**2005.11401**"),
+        ("hep-th/*9711200*", "hep-th/9711200*"),
+        ("10.1000/*x*", "10.1000/x*"),
+        ("2*3 and snake_case_name", "2*3 and snake_case_name"),
+        # a space after the dot, only with the arXiv prefix
+        ("arXiv:2005. 11401", "arXiv:2005.11401"),
+        ("in 2005. 11401 people", "in 2005. 11401 people"),
+    ],
+)
+def test_view_reads_through_disguises(original: str, view_text: str) -> None:
+    """Each disguise class of issue 18 folds where it can hide an id, and only there."""
+    assert TextView.of(original).text == view_text
+
+
+def test_ascii_fast_path_for_ordinary_disguise_free_text() -> None:
+    """Line breaks, dashes, emphasis and dots in ordinary ASCII prose keep the fast path."""
+    text = "Results.\n2020 was a year; see 2*3 and snake_case and **bold** and x. 12 items\r\n"
+    assert TextView.of(text).is_identity
 
 
 def test_spans_map_back_around_removed_characters() -> None:
@@ -92,6 +165,32 @@ _alphabet = st.sampled_from(
     ]
 )
 
+_hostile_alphabet = st.sampled_from(
+    [
+        *"ab09.-/ \n:v*_\\%&#;",
+        "hep",
+        "10.",
+        "arXiv:",
+        "\u200b",
+        "\u2013",
+        "\u2014",
+        "\u2028",
+        "\x85",
+        "\ufe0f",
+        "\U000e0041",
+        "&shy;",
+        "&#8203;",
+        "%E2%80%8B",
+        "%2F",
+        "\\.",
+        "\r\n",
+        "\v",
+        "２",
+        "ﬁ",
+        "\u2215",
+    ]
+)
+
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_alphabet, max_size=60).map("".join))
@@ -105,9 +204,32 @@ def test_view_maps_every_span_inside_the_original(original: str) -> None:
             assert 0 <= s <= e <= len(original)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_hostile_alphabet, max_size=40).map("".join))
+def test_every_view_span_maps_to_whole_written_characters(original: str) -> None:
+    """With every disguise class mixed in, view spans map inside the original, in order, and
+    the view of a span's original text starts and ends where the span does."""
+    view = TextView.of(original)
+    n = len(view.text)
+    previous = (0, 0)
+    for start in range(n + 1):
+        s, e = view.to_original(start, min(n, start + 3))
+        assert 0 <= s <= e <= len(original)
+        assert s >= previous[0]
+        previous = (s, e)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_alphabet, max_size=60).map("".join))
 def test_view_of_view_is_stable(original: str) -> None:
     """Normalising twice changes nothing more: the view is a fixed point."""
     once = TextView.of(original).text
     assert TextView.of(once).text == once
+
+
+def test_the_views_archive_names_are_the_extractors() -> None:
+    """text.ARCHIVES is a copy (the view sits below the extractors); it must not drift."""
+    from groundcheck.extractors.arxiv import LEGACY_ARCHIVES
+    from groundcheck.text import ARCHIVES
+
+    assert frozenset(LEGACY_ARCHIVES) == ARCHIVES

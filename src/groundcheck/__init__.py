@@ -14,9 +14,12 @@ if TYPE_CHECKING:
     from groundcheck.auditor import Auditor, Policy, audit
     from groundcheck.checks import AuditContext, Check
     from groundcheck.errors import (
+        CitationRefused,
         ConfigError,
         GroundcheckError,
         InputError,
+        LedgerError,
+        LedgerWarning,
         PluginError,
         RegistryError,
         UngroundedReportError,
@@ -29,7 +32,7 @@ if TYPE_CHECKING:
     from groundcheck.extractors.registry import Extractor, Registry
     from groundcheck.extractors.title import TitleExtractor
     from groundcheck.grounding.title_index import TitleIndex, TitleMatch
-    from groundcheck.ledger import CitationRefused, Ledger, LedgerRun
+    from groundcheck.ledger import Ledger, LedgerRun
     from groundcheck.model import (
         SCHEMA,
         Citation,
@@ -69,7 +72,9 @@ _LAZY = {
     "register_extractor": "groundcheck.extractors.builtin",
     "extract": "groundcheck.extractors.pipeline",
     "TitleExtractor": "groundcheck.extractors.title",
-    "CitationRefused": "groundcheck.ledger",
+    "CitationRefused": "groundcheck.errors",
+    "LedgerError": "groundcheck.errors",
+    "LedgerWarning": "groundcheck.errors",
     "Ledger": "groundcheck.ledger",
     "LedgerRun": "groundcheck.ledger",
     "SCHEMA": "groundcheck.model",
@@ -105,7 +110,9 @@ __all__ = [
     "Identifier",
     "InputError",
     "Ledger",
+    "LedgerError",
     "LedgerRun",
+    "LedgerWarning",
     "Mention",
     "PluginError",
     "Policy",

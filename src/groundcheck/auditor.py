@@ -22,6 +22,8 @@ from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
 from groundcheck.grounding import EvidenceTitles, ground
+from groundcheck.grounding.quotes import check_quotes, not_title_candidates, report_quotes
+from groundcheck.grounding.url_policy import allow_urls, url_severity
 from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
 
 __all__ = ["Auditor", "FileAudit", "Policy", "audit"]
@@ -49,6 +51,25 @@ def _check_severity(instance: object, attribute: Any, value: str) -> None:
         raise ConfigError(f"{attribute.name} must be 'error' or 'warning', got {value!r}")
 
 
+def _check_words(instance: object, attribute: Any, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{attribute.name} must be a whole number >= 1, got {value!r}")
+
+
+def _check_allowed_urls(instance: object, attribute: Any, value: tuple[str, ...]) -> None:
+    from groundcheck.grounding.url_policy import UrlAllowList
+
+    UrlAllowList.of(value)  # a ConfigError naming the entry that is neither host nor URL
+
+
+def _url_list(value: Iterable[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(value)
+
+
 def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -68,6 +89,13 @@ class Policy:
       recorded by the trace; ``"warning"`` accepts that the gap may hold the source.
     - ``title_threshold``: similarity (0-100, normalised Levenshtein) a cited title needs to a
       returned title to count as the same; see docs/titles.md for how 90 was chosen.
+    - ``url_severity``: severity of ``fabricated-id`` on a plain web URL (``"warning"`` to roll
+      the URL check out gently; identifier URLs such as doi.org stay errors).
+    - ``allowed_urls``: hosts (``github.com``, ``*.example.org``) and URL prefixes
+      (``https://github.com/org/repo``) a report may cite without a tool returning them;
+      compared on the canonical URL key. See docs/evidence.md.
+    - ``quote_min_words``: a quoted passage needs this many words to be checked as a source's
+      verbatim words (shorter ones are scare quotes and terms). See docs/quotes.md.
 
     >>> strict = Policy(title_threshold=95)
     >>> strict.with_options(unrecorded_severity="warning").unrecorded_severity
@@ -83,6 +111,11 @@ class Policy:
     )
     unrecorded_severity: Severity = field(default=ERROR, validator=_check_severity)
     title_threshold: float = field(default=90.0, validator=_check_threshold)
+    url_severity: Severity = field(default=ERROR, validator=_check_severity)
+    allowed_urls: tuple[str, ...] = field(
+        default=(), converter=_url_list, validator=_check_allowed_urls
+    )
+    quote_min_words: int = field(default=6, validator=_check_words)
 
     def with_options(self, **options: Any) -> Policy:
         """A copy with some fields changed; an unknown option is a :class:`ConfigError`."""
@@ -144,10 +177,16 @@ class Auditor:
         for name, text in _bibliographies(bibliography):
             citations += extract(text, extractors=self.extractors, source=name)
             notes.extend(bibtex_problems(text, name))
-        layout = Layout(report, citations)
+        citations = allow_urls(citations, self.policy.allowed_urls)
         titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
+        passages = report_quotes(report, self.policy.quote_min_words)
+        citations = not_title_candidates(
+            citations, passages, lambda t: titles is not None and bool(titles.match(t, threshold))
+        )
+        layout = Layout(report, citations)
         groundings = ground(citations, evidence, titles, threshold, layout)
+        quotes = check_quotes(report, citations, groundings, evidence, passages=passages)
         ctx = AuditContext(
             report=report,
             citations=groundings,
@@ -158,10 +197,12 @@ class Auditor:
             titles=titles,
             layout=layout,
             schemes=self.schemes,
+            quotes=quotes,
         )
         findings: list[Finding] = []
         for check in self.checks:
             findings.extend(check.run(ctx))
+        findings = url_severity(findings, self.policy.url_severity)
         findings.sort(key=Finding.sort_key)
         return Verdict(tuple(findings), groundings, evidence, ctx.report_chars, notes)
 
@@ -184,29 +225,30 @@ def audit_files(
     trace: str | None = None,
     bibliography: Sequence[str] = (),
     evidence_format: str | None = None,
+    sample: str | None = None,
 ) -> FileAudit:
     """Audit a report file (``-``: stdin) against trace files, as ``groundcheck audit`` does.
 
     ``trace`` is a trace that also holds the final answer: without ``report``, that answer is
-    audited, and its findings are located in the trace's report file when it has one.
+    audited, and its findings are located in the trace's report file when it has one. All the
+    files are one run (:func:`~groundcheck.evidence.load.load_run`): a file the agent wrote in
+    one of them and read back in another is not evidence. ``sample`` picks the sample of an
+    inspect-ai log (``id`` or ``id:epoch``).
     """
     from groundcheck.evidence.jsonio import read_text
-    from groundcheck.evidence.load import load_evidence
+    from groundcheck.evidence.load import load_run
 
     if report is None and trace is None:
         raise InputError("give a REPORT (with --evidence) or a --trace that holds the report")
     if trace is None and not evidence:
         raise InputError("no evidence: pass --evidence FILE (or --trace FILE)")
     sources = [*([trace] if trace else []), *evidence]
-    traces = [
-        load_evidence(path, format=evidence_format, extractors=auditor.extractors)
-        for path in sources
-    ]
+    run = load_run(sources, format=evidence_format, extractors=auditor.extractors, sample=sample)
     if report is not None:
         text = read_text(report)
         name = "<stdin>" if report == "-" else report
     else:
-        first = traces[0]
+        first = run
         if first.report is None:
             raise InputError(
                 "the trace holds no final answer to audit; pass the report as REPORT",
@@ -215,9 +257,8 @@ def audit_files(
         text = first.report
         # Lines and columns count within the final answer, not the trace file: say so.
         name = first.report_path or f"{trace} (final answer)"
-    merged = EvidenceSet.merge(t.evidence for t in traces)
     bibliographies = {path: read_text(path) for path in bibliography}
-    verdict = auditor.audit(text, merged, bibliography=bibliographies or None)
+    verdict = auditor.audit(text, run.evidence, bibliography=bibliographies or None)
     return FileAudit(verdict, name, text)
 
 

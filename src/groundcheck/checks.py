@@ -17,6 +17,7 @@ from attrs import field, frozen
 
 from groundcheck.document.layout import Layout
 from groundcheck.grounding import EvidenceTitles, similarity
+from groundcheck.grounding.quotes import MISATTRIBUTED, UNVERIFIED, QuoteCheck
 from groundcheck.model import (
     ERROR,
     WARNING,
@@ -36,8 +37,10 @@ __all__ = [
     "FabricatedIds",
     "IdTitleMismatch",
     "MalformedIds",
+    "MisattributedQuotes",
     "NoToolCalls",
     "OutputsNotRecorded",
+    "UnverifiedQuotes",
     "UnverifiedTitles",
     "check_named",
 ]
@@ -63,6 +66,9 @@ class AuditContext:
     layout: Layout | None = None
     schemes: Mapping[str, Scheme] = field(default=_NO_SCHEMES)
     """What the extractors say about each scheme (label, prefix), by scheme name."""
+    quotes: tuple[QuoteCheck, ...] = ()
+    """The report's quoted passages and where each was found (see
+    :mod:`groundcheck.grounding.quotes`)."""
 
     @property
     def identifiers(self) -> tuple[Grounding, ...]:
@@ -396,6 +402,109 @@ class IdTitleMismatch:
                 )
 
 
+def _gap(unsearched: int) -> str:
+    if not unsearched:
+        return ""
+    return f"; but {_plural(unsearched, 'lookup')} kept no output text, which may hold it"
+
+
+def _shown(text: str) -> str:
+    """A quoted passage on one line, for a message."""
+    return _quote(" ".join(text.split()))
+
+
+def _calls_phrase(ctx: AuditContext, calls: tuple[str, ...], limit: int = 3) -> str:
+    tools = {c.call_id: c.tool for c in ctx.evidence.calls}
+    named = [f"{c} ({tools[c]})" if c in tools else c for c in calls[:limit]]
+    more = f" and {len(calls) - limit} more" if len(calls) > limit else ""
+    return ", ".join(named) + more
+
+
+class UnverifiedQuotes:
+    """``unverified-quote``: a passage quoted as a source's words that no tool output holds.
+
+    A warning: the words may come from a page no tool returned in full, or be remembered
+    rather than read. Elisions, bracketed changes, quotation-mark and dash styles, case and line
+    breaks are allowed (see :mod:`groundcheck.grounding.quotes`); a changed word is not.
+    """
+
+    code: ClassVar[str] = "unverified-quote"
+    severity: ClassVar[Severity] = WARNING
+    description: ClassVar[str] = "Quoted passage is in no tool output"
+    help: ClassVar[str] = (
+        "A passage the report presents as a source's exact words (in quotation marks or a "
+        "block quote, at least quote_min_words words) occurs in no tool output, even allowing "
+        "for quotation-mark, dash, case and line-break differences, elisions (...) and "
+        "[bracketed] changes. The words may have been altered (a number, a negation, a word), "
+        "stitched from two places, or remembered rather than read. The message names the "
+        "output that holds most of it, and where it differs."
+    )
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        for q in ctx.quotes:
+            if q.status != UNVERIFIED:
+                continue
+            closest, calls = "", tuple[str, ...]()
+            near = q.closest
+            if near is not None and near.words * 2 >= near.total:
+                where = "last" if near.from_end else "first"
+                differs = ""
+                if near.quote_word is not None and near.source_word is not None:
+                    differs = (
+                        f", where it reads “{near.source_word}” and the quote “{near.quote_word}”"
+                    )
+                closest = (
+                    f"; the closest, call {_calls_phrase(ctx, (near.call,))}, holds its "
+                    f"{where} {near.words} of {near.total} words{differs}"
+                )
+                calls = (near.call,)
+            yield Finding(
+                self.code,
+                WARNING,
+                f"quote {_shown(q.passage.text)} ({q.words} words) is not in any tool output "
+                f"({_plural(q.searched, 'output')} searched{_gap(q.unsearched)}){closest}",
+                q.citation,
+                calls,
+            )
+
+
+class MisattributedQuotes:
+    """``misattributed-quote``: a quote found, but only in an output other than its source's.
+
+    The report cites a source beside the quote (a URL or identifier in the same sentence, or
+    paragraph); the outputs that returned that source do not hold the quote, and another
+    output does. A warning: the wording is real, the attribution is not.
+    """
+
+    code: ClassVar[str] = "misattributed-quote"
+    severity: ClassVar[Severity] = WARNING
+    description: ClassVar[str] = "Quote is in a tool output, but not in the source cited beside it"
+    help: ClassVar[str] = (
+        "The quoted words are in a tool output, but not in what the tools returned for the "
+        "source the report cites beside them (a link, URL or identifier in the same sentence "
+        "or paragraph): the quote is real, its attribution is not. Cite the source the words "
+        "came from."
+    )
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        for q in ctx.quotes:
+            if q.status != MISATTRIBUTED:
+                continue
+            cited = sorted({ctx.cited_as(i) for i in q.cited if i.scheme != "url"}) or sorted(
+                {ctx.cited_as(i) for i in q.cited}
+            )
+            named = ", ".join(cited[:3]) + (f" and {len(cited) - 3} more" if len(cited) > 3 else "")
+            yield Finding(
+                self.code,
+                WARNING,
+                f"quote {_shown(q.passage.text)} is in the output of call "
+                f"{_calls_phrase(ctx, q.calls)}, but not in the outputs that returned {named}, "
+                f"which the report cites beside it (call {_calls_phrase(ctx, q.cited_calls)})",
+                q.citation,
+                q.calls,
+            )
+
+
 DEFAULT_CHECKS: tuple[Check, ...] = (
     FabricatedIds(),
     MalformedIds(),
@@ -404,6 +513,8 @@ DEFAULT_CHECKS: tuple[Check, ...] = (
     OutputsNotRecorded(),
     UnverifiedTitles(),
     IdTitleMismatch(),
+    UnverifiedQuotes(),
+    MisattributedQuotes(),
 )
 
 

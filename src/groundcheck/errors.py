@@ -7,9 +7,12 @@ Every exception also subclasses a built-in, so a caller who already catches ``Va
 from __future__ import annotations
 
 __all__ = [
+    "CitationRefused",
     "ConfigError",
     "GroundcheckError",
     "InputError",
+    "LedgerError",
+    "LedgerWarning",
     "PluginError",
     "RegistryError",
     "UngroundedReportError",
@@ -65,3 +68,19 @@ class UngroundedReportError(GroundcheckError, AssertionError):
     def __init__(self, message: str, verdict: object) -> None:
         super().__init__(message)
         self.verdict = verdict
+
+
+class CitationRefused(GroundcheckError, ValueError):
+    """``Ledger.cite`` was asked for an identifier no recorded call of the run returned."""
+
+
+class LedgerError(GroundcheckError, OSError):
+    """The ledger file could not be written or read: a full disk (or size limit), a lock held
+    longer than the timeout, a read-only place. The message names the file and says what was
+    not recorded."""
+
+
+class LedgerWarning(UserWarning):
+    """``@ledger.record`` could not record a call; the tool's result still went to the caller
+    (the audit layer never fails an agent's tool call). Make it an error with
+    ``warnings.simplefilter("error", LedgerWarning)``."""

@@ -102,14 +102,23 @@ class Scheme:
     versioned: bool = True
     """Whether a version is written with the id (``2005.11401v2``). A DOI's version (a
     bioRxiv preprint's ``v2``) is not part of the DOI, so DOIs are cited without it."""
+    version_mark: str = "v"
+    """What separates the id from its version when cited: ``v`` for arXiv
+    (``2005.11401v2``), ``.`` for PubMed (``PMID:12345678.2``, ``PMC13187626.1``)."""
 
     @classmethod
     def unknown(cls, name: str) -> Scheme:
         return cls(name, name, f"{name}:")
 
     def cite(self, identifier: Identifier) -> str:
-        """How a person writes ``identifier``: the prefix, the canonical id, its version."""
-        return self.prefix + (identifier.display if self.versioned else identifier.id)
+        """How a person writes ``identifier``: the prefix, the canonical id, its version.
+
+        >>> Scheme("pmid", "PMID", "PMID:", version_mark=".").cite(Identifier("pmid", "1", 2))
+        'PMID:1.2'
+        """
+        if not self.versioned or identifier.version is None:
+            return self.prefix + identifier.id
+        return f"{self.prefix}{identifier.id}{self.version_mark}{identifier.version}"
 
 
 @frozen
@@ -242,6 +251,10 @@ class Evidence:
     action: bool = False
     excluded: str | None = None
     works: tuple[Work, ...] = ()
+    text: str | None = field(default=None, eq=False, repr=False)
+    """The output's text as the loader flattened it, for checks that read words rather than
+    identifiers (verbatim quotes). None when the loader did not keep it, which is not the
+    same as an empty output: a quote cannot be looked up in text nobody kept."""
 
     @property
     def returned_nothing(self) -> bool:

@@ -130,7 +130,7 @@ def test_missing_and_odd_sources_are_input_errors(tmp_path: Path) -> None:
     )
     assert [(s.problem, s.input_error) for s in specs] == [
         (f"{tmp_path / 'nope'}: no such file or folder", True),
-        (f"{tmp_path / 'notes.txt'}: not a run folder or a .jsonl manifest", True),
+        (f"{tmp_path / 'notes.txt'}: not a run folder, a .jsonl manifest or an inspect-ai log", True),
     ]
     assert notes == [f"{tmp_path / '*.zzz'}: the pattern matches nothing"]
 
@@ -165,6 +165,8 @@ def test_many_rows_with_one_broken_row_stream_in_bounded_memory(tmp_path: Path) 
                 out.write('{"run": "broken", "report": \n')
                 continue
             out.write(f'{{"run": "r{i:07d}", "report": "f/report.md", "evidence": "f/c.json"}}\n')
+    warm = write_manifest(tmp_path / "warm.jsonl", [{"run": "w", "report": "f/report.md"}])
+    list(iter_runs([str(warm)]))  # the modules a manifest needs are imported before counting
     tracemalloc.start()
     try:
         runs = broken = 0

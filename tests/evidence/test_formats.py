@@ -38,6 +38,8 @@ CASES = [
     ("claude-code.jsonl", "claude-code", True),
     ("gemini-cli.jsonl", "gemini-cli", True),
     ("codex.jsonl", "codex", True),
+    ("langgraph.json", "langgraph", True),
+    ("openai-agents.json", "openai-agents", True),
 ]
 
 
@@ -68,8 +70,8 @@ def test_explicit_format_matches_detection(name: str, fmt: str, has_report: bool
 
 
 def test_every_format_has_a_fixture() -> None:
-    """Record formats are in CASES; BibTeX and sovereign folders have tests of their own."""
-    assert {fmt for _, fmt, _ in CASES} == set(FORMATS) - {"sovereign-agent", "bibtex"}
+    """Record formats are in CASES; BibTeX, records and sovereign folders have tests of their own."""
+    assert {fmt for _, fmt, _ in CASES} == set(FORMATS) - {"sovereign-agent", "bibtex", "records"}
 
 
 def test_round_trip_same_evidence_from_python_objects() -> None:

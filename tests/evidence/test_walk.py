@@ -71,3 +71,37 @@ def test_input_is_not_mutated() -> None:
     snapshot = repr(out)
     flatten(out)
     assert repr(out) == snapshot
+
+
+def test_json_lines_strings_are_records() -> None:
+    """A tool that prints one JSON record per line (paper-finder's JSONL): each is a record."""
+    out = (
+        '{"title": "A Paper", "year": 2021, "authors": "Ann Lee, Bo Chen"}\n{"title": "B Paper"}\n'
+    )
+    flat = flatten(out)
+    assert [(r.title, r.year, r.authors) for r in flat.records] == [
+        ("A Paper", 2021, ("Ann Lee", "Bo Chen")),
+        ("B Paper", None, ()),
+    ]
+    assert not flatten('{"a": 1}\n{oops\n').records  # one bad line: text, not records
+
+
+def test_records_carry_authors_and_year_from_real_field_shapes() -> None:
+    """Semantic Scholar, Crossref, OpenAlex and arXiv shapes of authors and dates."""
+    out = [
+        {"title": "S2", "authors": [{"name": "Ann Lee"}], "year": 2020},
+        {"title": ["Crossref"], "author": [{"given": "Bo", "family": "Chen"}],
+         "issued": {"date-parts": [[2019, 5]]}},
+        {"title": "OpenAlex", "authorships": [{"author": {"display_name": "Cy Diaz"}}],
+         "publication_year": 2018},
+        {"title": "arXiv", "authors": ["Di Ek"], "published": "2017-06-12T17:57:34Z"},
+        {"title": "none", "year": "n/a", "authors": 7},
+    ]  # fmt: skip
+    got = [(r.title, r.authors, r.year) for r in flatten(out).records]
+    assert got == [
+        ("S2", ("Ann Lee",), 2020),
+        ("Crossref", ("Bo Chen",), 2019),
+        ("OpenAlex", ("Cy Diaz",), 2018),
+        ("arXiv", ("Di Ek",), 2017),
+        ("none", (), None),
+    ]

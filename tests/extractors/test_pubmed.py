@@ -57,6 +57,13 @@ def test_pmid_version() -> None:
     assert found("PMID: 12345678.2") == [("pmid", "12345678", 2, None)]
 
 
+def test_a_zero_version_is_no_version() -> None:
+    """Versions count from 1, so ``.0`` is a full stop and a digit, not version 0, which
+    would not survive a round trip through the canonical form (a bug hypothesis found)."""
+    assert found("PMID: 1.0") == [("pmid", "1", None, None)]
+    assert found("PMC1.0") == [("pmcid", "PMC1", None, None)]
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [("PMID: 123456789", "at most 8 digits"), ("PMID: 0", "never issued")],

@@ -136,3 +136,11 @@ def test_cited_forms_are_found_again(finder, text: str, scheme) -> None:  # type
     """Each scheme's citation form (its prefix + the canonical id) is the same id again."""
     (m,) = finder(text)
     assert [x.identifier for x in finder(scheme.cite(m.identifier))] == [m.identifier]
+
+
+def test_a_dblp_record_url_ending_a_sentence_is_the_key_without_html() -> None:
+    """Found by hypothesis: 'dblp.org/rec/conf/x/Y.html.' kept '.html' behind the full stop."""
+    (m,) = find_dblp("See dblp.org/rec/conf/nips/VaswaniSPUJGKP17.html.")
+    assert m.identifier.id == "conf/nips/VaswaniSPUJGKP17"
+    (again,) = find_dblp("DBLP:conf/nips/VaswaniSPUJGKP17")
+    assert again.identifier == m.identifier

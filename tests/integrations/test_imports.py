@@ -55,7 +55,7 @@ def test_mcp_main_without_mcp_exits_with_the_extra(capsys: pytest.CaptureFixture
 
 
 def test_all_extra_is_the_union_of_every_library_extra() -> None:
-    """``pip install 'groundcheck[all]'`` installs what each extra does, no more, no less."""
+    """``pip install 'groundcheck-citations[all]'`` installs what each extra does, no more, no less."""
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     extras = tomllib.loads(pyproject.read_text("utf-8"))["project"]["optional-dependencies"]

@@ -256,8 +256,12 @@ def test_scenarios_are_valid(report: str, evidence: str) -> None:
 
 
 def test_hostile_text_stays_data() -> None:
-    """Control characters and lone surrogates in titles cannot break the log."""
-    report = '"Attention\x1b]0;pwned\x07 Is All \ud800 You Need" (arXiv:2004.04906)'
+    """Control characters and lone surrogates in cited text cannot break the log (a title
+    with a lone surrogate is still a title; one with an escape sequence is not one)."""
+    report = (
+        '"Attention Is All \ud800 You Need" (arXiv:2004.04906). '
+        '"Attention\x1b]0;pwned\x07 Is All You Need" (arXiv:2004.04907)'
+    )
     verdict = audit(report, [{"tool": "s\nx", "output": [{"arxiv": "2005.11401", "title": "T"}]}])
     from groundcheck.render import RenderContext, render
 

@@ -124,7 +124,7 @@ class SeenIds:
     __slots__ = ("_count", "_mask", "_slots")
 
     def __init__(self) -> None:
-        self._slots = array("Q", bytes(8 * 1024))
+        self._slots = array("Q", [_EMPTY]) * 1024
         self._mask = 1023
         self._count = 0
 
@@ -154,7 +154,9 @@ class SeenIds:
 
     def _grow(self) -> None:
         old = self._slots
-        self._slots = array("Q", bytes(16 * len(old)))
+        # Repeating a one-slot array builds the table in place: from bytes it would hold a
+        # second copy of the new table while the old one is still alive.
+        self._slots = array("Q", [_EMPTY]) * (2 * len(old))
         self._mask = 2 * len(old) - 1
         for value in old:
             if value != _EMPTY:

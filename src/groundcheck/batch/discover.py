@@ -2,7 +2,9 @@
 
 A *run* is one report and the evidence of the run that produced it. Runs come from folders
 (a session folder, a folder holding a report and its trace, or a folder of such folders),
-globs, or a JSONL manifest (``{"run", "report", "evidence", "group"?, "task"?}``).
+globs, a JSONL manifest (``{"run", "report", "evidence", "group"?, "task"?}``), or logs that
+hold many runs: every sample (and epoch) of an inspect-ai log is a run, its ``task`` the
+sample id.
 
 Discovery is a generator: a manifest is read line by line and a folder of runs is walked as
 the workers need runs, so a million-line manifest costs no more memory than a short one
@@ -50,6 +52,32 @@ class RunSpec:
     """The problem is in what the user wrote, not in the run's files (exit 2)."""
     where: str | None = None
     """``MANIFEST:LINE`` for a run named by a manifest row (errors point there)."""
+    sample: str | None = None
+    """The sample of a log that is this run (``id`` or ``id:epoch``), for logs of many runs."""
+
+
+_LOG_SUFFIXES = (".eval", ".json")
+
+
+def _log_runs(path: Path) -> list[RunSpec] | None:
+    """One run per sample of a log of many runs (an inspect-ai log), or None for other files.
+
+    A log that cannot be read is one unreadable run (its files' problem, not the user's)."""
+    from groundcheck.errors import GroundcheckError
+    from groundcheck.evidence.load import samples_of
+
+    try:
+        samples = samples_of(path)
+    except (GroundcheckError, OSError) as exc:
+        return [RunSpec(str(path), None, (), problem=str(exc))]
+    if samples is None:
+        return None
+    if not samples:
+        return [RunSpec(str(path), None, (), problem="a log with no samples")]
+    return [
+        RunSpec(f"{path}#{sample}", None, (str(path),), task=task, sample=sample)
+        for sample, task in samples
+    ]
 
 
 def _report_files(folder: Path, names: frozenset[str]) -> list[Path]:
@@ -199,14 +227,18 @@ def _given(path: Path, problem: str) -> RunSpec:
     return RunSpec(str(path), None, (), problem=f"{path}: {problem}", input_error=True)
 
 
-def _children(folder: Path) -> Iterator[Path]:
-    """The subfolders of ``folder``, sorted by name (names only are held, not runs)."""
+def _children(folder: Path) -> tuple[list[Path], list[Path]]:
+    """The subfolders of ``folder`` and the files that may be logs of many runs, each sorted
+    by name (names only are held, not runs)."""
     try:
-        names = sorted(e.name for e in os.scandir(folder) if e.is_dir())
+        entries = list(os.scandir(folder))
     except OSError:
-        return
-    for name in names:
-        yield folder / name
+        return [], []
+    folders = sorted(e.name for e in entries if e.is_dir())
+    logs = sorted(
+        e.name for e in entries if e.name.lower().endswith(_LOG_SUFFIXES) and _is_file(e)
+    )
+    return [folder / n for n in folders], [folder / n for n in logs]
 
 
 def _folder(path: Path, names: frozenset[str], shown: str, note: Note) -> Iterator[RunSpec]:
@@ -215,13 +247,18 @@ def _folder(path: Path, names: frozenset[str], shown: str, note: Note) -> Iterat
         yield single
         return
     found = 0
-    for child in _children(path):
+    folders, logs = _children(path)
+    for child in folders:
         spec = _run_in_folder(child, names)
         if spec is None:
             note(f"{child}: not a run (no {shown}, no logs/trace.jsonl)")
             continue
         found += 1
         yield spec
+    for log in logs:
+        runs = _log_runs(log) or ()
+        found += len(runs)
+        yield from runs
     if not found:
         note(f"{path}: no runs found (a run folder holds {shown} and its evidence)")
 
@@ -291,7 +328,13 @@ def _all(
             elif not path.exists():
                 yield _given(path, "no such file or folder")
             else:
-                yield _given(path, "not a run folder or a .jsonl manifest")
+                logged = _log_runs(path)
+                if logged is None:
+                    yield _given(
+                        path, "not a run folder, a .jsonl manifest or an inspect-ai log"
+                    )
+                else:
+                    yield from logged
 
 
 def _is_manifest(path: Path) -> bool:

@@ -186,17 +186,21 @@ def audit_one(
     bug) makes it unreadable with the reason; it never stops the batch.
     """
     from groundcheck.evidence.jsonio import read_text
-    from groundcheck.evidence.load import load_evidence
+    from groundcheck.evidence.load import load_run
 
     if spec.problem is not None:
         return RunResult.unreadable(spec, spec.problem, input_error=spec.input_error)
     try:
         auditor = auditor_for(options)
-        traces = [load_evidence(p, extractors=auditor.extractors) for p in spec.evidence]
+        if not spec.evidence:
+            raise InputError("the run has no evidence files", source=spec.run)
+        # One run from all its files, with one shared provenance state (what counts as a
+        # tool's answer across transcripts), and the sample when the file is a log of many.
+        run = load_run(spec.evidence, extractors=auditor.extractors, sample=spec.sample)
         if spec.report is not None:
             report = read_text(spec.report)
-        elif traces and traces[0].report is not None:
-            report = traces[0].report
+        elif run.report is not None:
+            report = run.report
         elif spec.where is not None:
             return RunResult.unreadable(
                 spec,
@@ -206,7 +210,7 @@ def audit_one(
         else:
             raise InputError("the run has no report (and its trace holds none)", source=spec.run)
         return judge(
-            spec.run, report, traces, auditor, group=spec.group, task=spec.task, canary=canary
+            spec.run, report, [run], auditor, group=spec.group, task=spec.task, canary=canary
         )
     except (GroundcheckError, OSError) as exc:
         return RunResult.unreadable(spec, str(exc))

@@ -218,8 +218,15 @@ def declare_audit(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--evidence-format",
         metavar="NAME",
-        help="read every --evidence/--trace file as this format instead of detecting it "
-        "(see docs/formats.md)",
+        help="read every --evidence/--trace file as this format instead of detecting it: any "
+        "format name in docs/formats.md, or 'records' for a file that is what the tools "
+        "returned (an export of papers or citations, not a trace)",
+    )
+    p.add_argument(
+        "--sample",
+        metavar="ID",
+        help="the sample of an inspect-ai log to audit (ID, or ID:EPOCH when it ran several "
+        "epochs): its final completion against its tool messages",
     )
     add_format(
         p,
@@ -250,6 +257,7 @@ def run_audit(args: argparse.Namespace) -> int:
         trace=args.trace,
         bibliography=args.bibliography,
         evidence_format=args.evidence_format,
+        sample=args.sample,
     )
     path, embedded = result.report_name, False
     if args.report == "-":
@@ -501,7 +509,9 @@ def declare_ledger(p: argparse.ArgumentParser) -> None:
     )
     audit.add_argument("db", metavar="DB")
     audit.add_argument("report", metavar="REPORT", help="the report ('-' for stdin)")
-    audit.add_argument("--run", metavar="NAME", help="the run (default: 'default')")
+    audit.add_argument(
+        "--run", metavar="NAME", help="the run (default: the only run; several need a name)"
+    )
     add_format(audit, "verdict")
     add_locations(audit)
     add_fail_on(audit)
@@ -525,7 +535,7 @@ def run_ledger(args: argparse.Namespace) -> int:
         return EXIT_OK
     base = _sarif_base(args)
     report = read_text(args.report)
-    verdict = ledger.audit(report, run=args.run or "default", **policy_options(args))
+    verdict = ledger.audit(report, run=args.run, **policy_options(args))
     name = _stdin_name(args) if args.report == "-" else args.report
     _write(_render("verdict", args, verdict, name, base=base, report=report))
     return EXIT_FINDINGS if verdict.fails(args.fail_on) else EXIT_OK

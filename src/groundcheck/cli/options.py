@@ -124,6 +124,26 @@ def add_policy(parser: argparse.ArgumentParser) -> None:
         choices=("error", "warning"),
         help="severity of fabricated-id when the trace lost some outputs (default error)",
     )
+    group.add_argument(
+        "--url-severity",
+        choices=("error", "warning"),
+        help="severity of fabricated-id on a web URL no tool returned (default error; "
+        "identifier URLs such as doi.org stay errors)",
+    )
+    group.add_argument(
+        "--allow-url",
+        action="append",
+        metavar="HOST_OR_PREFIX",
+        dest="allowed_urls",
+        help="a host (github.com, *.example.org) or URL prefix (https://github.com/org/repo) "
+        "the report may cite without retrieval (repeatable)",
+    )
+    group.add_argument(
+        "--quote-min-words",
+        type=int,
+        metavar="N",
+        help="words a quoted passage needs to be checked as verbatim (default 6)",
+    )
 
 
 def policy_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -131,7 +151,15 @@ def policy_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if args.extractors:
         options["extractors"] = args.extractors
-    for name in ("long_report_chars", "title_threshold", "unrecorded_severity"):
+    if getattr(args, "allowed_urls", None):
+        options["allowed_urls"] = tuple(args.allowed_urls)
+    for name in (
+        "long_report_chars",
+        "title_threshold",
+        "unrecorded_severity",
+        "url_severity",
+        "quote_min_words",
+    ):
         value = getattr(args, name, None)
         if value is not None:
             options[name] = value

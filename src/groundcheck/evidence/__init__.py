@@ -1,6 +1,8 @@
 """Evidence: what the tools really returned, loaded from the traces agents leave behind.
 
 The format table and the loaders are imported on first use of :func:`load_evidence`.
+Provenance (what counts as a tool's answer rather than the agent's own words) is described in
+``docs/evidence.md`` and implemented in :mod:`groundcheck.evidence.provenance`.
 """
 
 from __future__ import annotations
@@ -9,24 +11,37 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from groundcheck.evidence.native import evidence_from_record, from_tool_calls
-from groundcheck.evidence.trace import Trace
+from groundcheck.evidence.provenance import FETCH, FetchRule, Provenance
+from groundcheck.evidence.trace import Reading, Trace
 from groundcheck.evidence.walk import FlatOutput, flatten
 
 if TYPE_CHECKING:
     from groundcheck.evidence.formats import Format, register_format
-    from groundcheck.evidence.load import FORMATS, load_evidence, load_tool_calls
+    from groundcheck.evidence.load import (
+        FORMATS,
+        load_evidence,
+        load_run,
+        load_tool_calls,
+        samples_of,
+    )
 
 __all__ = [
+    "FETCH",
     "FORMATS",
+    "FetchRule",
     "FlatOutput",
     "Format",
+    "Provenance",
+    "Reading",
     "Trace",
     "evidence_from_record",
     "flatten",
     "from_tool_calls",
     "load_evidence",
+    "load_run",
     "load_tool_calls",
     "register_format",
+    "samples_of",
 ]
 
 _LAZY = {
@@ -34,7 +49,9 @@ _LAZY = {
     "Format": "groundcheck.evidence.formats",
     "register_format": "groundcheck.evidence.formats",
     "load_evidence": "groundcheck.evidence.load",
+    "load_run": "groundcheck.evidence.load",
     "load_tool_calls": "groundcheck.evidence.load",
+    "samples_of": "groundcheck.evidence.load",
 }
 
 

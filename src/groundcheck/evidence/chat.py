@@ -17,12 +17,14 @@ __all__ = [
     "is_gemini",
     "is_inspect",
     "is_langchain",
+    "is_langgraph",
     "is_openai_chat",
     "is_responses",
     "load_anthropic",
     "load_gemini",
     "load_inspect",
     "load_langchain",
+    "load_langgraph",
     "load_openai_chat",
     "load_responses",
 ]
@@ -106,7 +108,14 @@ def load_openai_chat(records: Records, b: TraceBuilder) -> None:
 # -- inspect-ai ------------------------------------------------------------------------------
 
 
+def _is_sample(r: Mapping[str, Any]) -> bool:
+    """One sample of an inspect-ai log: ``id``, ``epoch``, ``messages``, ``output``."""
+    return isinstance(r.get("messages"), list) and "epoch" in r and "id" in r
+
+
 def is_inspect(r: Mapping[str, Any]) -> bool:
+    if _is_sample(r):
+        return True
     if r.get("role") == "tool":
         return isinstance(r.get("function"), str)
     if r.get("role") == "assistant":
@@ -114,8 +123,48 @@ def is_inspect(r: Mapping[str, Any]) -> bool:
     return False
 
 
+_ATTACHMENT = "attachment://"
+
+
+def _resolve(value: Any, attachments: Mapping[str, Any], depth: int = 0) -> Any:
+    """``value`` with ``attachment://<hash>`` strings replaced by the attachment they name
+    (inspect-ai keeps long or repeated content once, under ``attachments``); messages keep
+    their content a few levels deep, so deeper values are left as they are."""
+    if isinstance(value, str):
+        if value.startswith(_ATTACHMENT):
+            found = attachments.get(value[len(_ATTACHMENT) :])
+            return found if isinstance(found, str) else value
+        return value
+    if depth >= 8:
+        return value
+    if isinstance(value, Mapping):
+        return {k: _resolve(v, attachments, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v, attachments, depth + 1) for v in value]
+    return value
+
+
 def load_inspect(records: Records, b: TraceBuilder) -> None:
-    _load_chat(records, b, _inspect_call)
+    """Messages, or whole samples: a sample's messages, then its ``output.completion``."""
+    for line, r in records:
+        if not isinstance(r, Mapping):
+            continue
+        if not _is_sample(r):
+            _load_chat(((line, r),), b, _inspect_call)
+            continue
+        attachments = as_mapping(r.get("attachments"))
+        messages = r["messages"]
+        if attachments:
+            messages = [_resolve(m, attachments) for m in messages]
+        _load_chat(((line, m) for m in messages), b, _inspect_call)
+        output = as_mapping(r.get("output"))
+        completion = output.get("completion")
+        if isinstance(completion, str) and completion.strip():
+            b.said(_resolve(completion, attachments) if attachments else completion)
+        error = as_mapping(r.get("error"))
+        if error:
+            b.note(f"inspect-ai: sample {r.get('id')} ended with an error: "
+                   f"{str(error.get('message', ''))[:200]}")  # fmt: skip
 
 
 # -- OpenAI Responses ------------------------------------------------------------------------
@@ -310,6 +359,43 @@ def load_langchain(records: Records, b: TraceBuilder) -> None:
                 tool=data.get("name") if isinstance(data.get("name"), str) else None,
                 errored=data.get("status") == "error",
             )
+
+
+# -- LangGraph -------------------------------------------------------------------------------
+
+
+def _state_values(r: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    values = r.get("values")
+    if isinstance(values, Mapping) and isinstance(values.get("messages"), list):
+        return values
+    return None
+
+
+def is_langgraph(r: Mapping[str, Any]) -> bool:
+    """A LangGraph thread state (``get_state``, the API's ``/threads/{id}/state``, one item of
+    ``/history``) or thread: ``values.messages`` beside ``next``/``checkpoint``/``thread_id``."""
+    return _state_values(r) is not None and any(
+        k in r for k in ("next", "checkpoint", "thread_id", "parent_checkpoint", "tasks")
+    )
+
+
+def load_langgraph(records: Records, b: TraceBuilder) -> None:
+    """Each state's messages, read as LangChain messages; a history repeats messages from one
+    snapshot to the next, so a message id is read once."""
+    seen: set[str] = set()
+    for line, r in records:
+        values = _state_values(r) if isinstance(r, Mapping) else None
+        if values is None:
+            continue
+        fresh = []
+        for m in values["messages"]:
+            ident = m.get("id") if isinstance(m, Mapping) else None
+            if isinstance(ident, str):
+                if ident in seen:
+                    continue
+                seen.add(ident)
+            fresh.append((line, m))
+        load_langchain(fresh, b)
 
 
 # -- Gemini ----------------------------------------------------------------------------------

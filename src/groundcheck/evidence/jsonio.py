@@ -17,6 +17,7 @@ the CLI, batches) treats a file the same way:
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -123,6 +124,18 @@ class Input:
         self._buffer = b""
         self._eof = True
         return data
+
+    def seekable(self) -> BinaryIO:
+        """The whole input as a seekable stream (archives need one): the file itself when it
+        can seek, else everything read into memory (a pipe)."""
+        try:
+            if self._stream.seekable():
+                self._stream.seek(0)
+                self._buffer, self._eof = b"", False
+                return self._stream
+        except (OSError, ValueError):
+            pass
+        return io.BytesIO(self.read())
 
     def lines(self) -> Iterator[bytes]:
         """The remaining lines, each with its newline, streamed."""

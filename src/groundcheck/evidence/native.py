@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from groundcheck.errors import InputError
-from groundcheck.evidence.trace import TraceBuilder, make_evidence
+from groundcheck.evidence.provenance import Provenance, argument_strings, is_action
+from groundcheck.evidence.trace import ACTION_TOOLS, TraceBuilder, make_evidence, parse_arguments
 from groundcheck.extractors import Extractor
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import Registry
@@ -31,7 +32,14 @@ def is_native(r: Mapping[str, Any]) -> bool:
 def load_native(records: Iterable[tuple[int | None, Any]], b: TraceBuilder) -> None:
     """Each record is one call; its validation errors name the file and line."""
     for index, (line, record) in enumerate(records, 1):
-        b.add(evidence_from_record(record, index, b.extractors, source=b.source, line=line))
+        if b.provenance.scanning:
+            if isinstance(record, Mapping) and isinstance(record.get("tool"), str):
+                b.provenance.saw_call(record["tool"], parse_arguments(record.get("input")))
+            continue
+        evidence = evidence_from_record(
+            record, index, b.extractors, source=b.source, line=line, provenance=b.provenance
+        )
+        b.add(evidence)
 
 
 def _where(source: str | None, line: int | None, index: int) -> tuple[str, int | None, str]:
@@ -46,8 +54,14 @@ def evidence_from_record(
     *,
     source: str | None = None,
     line: int | None = None,
+    provenance: Provenance | None = None,
 ) -> Evidence:
-    """Reduce one native record to :class:`Evidence`, or explain precisely why it is not one."""
+    """Reduce one native record to :class:`Evidence`, or explain precisely why it is not one.
+
+    ``input`` is the agent's own words: never evidence, and what an output that merely
+    repeats it does not ground (see ``docs/evidence.md``). ``provenance`` is the run's (one is
+    made for this record alone when none is given).
+    """
     src, at, label = _where(source, line, index)
     if isinstance(record, Evidence):
         return record
@@ -93,16 +107,26 @@ def evidence_from_record(
     action = record.get("action", False)
     if not isinstance(action, bool):
         raise InputError(f"{label} ({tool}): 'action' must be true or false", source=src, line=at)
+    state = provenance if provenance is not None else Provenance()
+    args = parse_arguments(record.get("input"))
+    action = action or is_action(tool, args, ACTION_TOOLS)
+    state.saw_call(tool, args)
+    output = record.get("output")
     return make_evidence(
         tool,
         str(call_id),
-        record.get("output"),
+        output,
         extractors,
         errored=errored,
         recorded=recorded,
         source=source,
         action=action,
+        excluded=None if action else state.readback(tool, args),
         ignore=frozenset(),
+        arguments=argument_strings(args),
+        names=state.names,
+        requested=() if action else state.fetch.requested(tool, args, output),
+        fetch=state.fetch,
     )
 
 
@@ -123,6 +147,10 @@ def from_tool_calls(
             source=source,
         )
     chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
+    state = Provenance()
     return EvidenceSet(
-        tuple(evidence_from_record(r, i, chosen, source=source) for i, r in enumerate(records, 1))
+        tuple(
+            evidence_from_record(r, i, chosen, source=source, provenance=state)
+            for i, r in enumerate(records, 1)
+        )
     )

@@ -11,23 +11,36 @@ bounded memory.
 from __future__ import annotations
 
 import json
-import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import PurePosixPath
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, field, frozen
 
+from groundcheck.evidence.listings import harvest
+from groundcheck.evidence.provenance import (
+    FETCH,
+    WRITE_TOOLS,
+    FetchRule,
+    FileIndex,
+    Provenance,
+    argument_strings,
+    echo_spans,
+    is_action,
+    is_composite,
+    named_spans,
+    string_leaves,
+    summary_verdict,
+)
 from groundcheck.evidence.walk import flatten
-from groundcheck.extractors import Extractor, find_mentions, identifiers_in
-from groundcheck.extractors.registry import schemes_of
+from groundcheck.extractors import Extractor, find_mentions
 from groundcheck.model import TITLE_SCHEME, Evidence, EvidenceSet, Identifier, Mention, Work
 from groundcheck.text import TextView
 
 __all__ = [
     "ACTION_TOOLS",
+    "Reading",
     "Trace",
     "TraceBuilder",
     "as_list",
@@ -37,21 +50,13 @@ __all__ = [
     "text_of",
 ]
 
-_WRITE_TOOLS = frozenset(
-    {
-        "write", "write_file", "writefile", "create_file", "edit", "edit_file", "multiedit",
-        "str_replace_editor", "str_replace_based_edit_tool", "file_change", "replace",
-        "save_file", "append_file", "notebookedit", "apply_patch",
-    }
-)  # fmt: skip
-
-ACTION_TOOLS = _WRITE_TOOLS | {"todowrite", "todo_write", "complete_task", "exit_plan_mode"}
+ACTION_TOOLS = WRITE_TOOLS | {
+    "todowrite", "todo_write", "complete_task", "exit_plan_mode", "create_directory",
+}  # fmt: skip
 """Tools that act rather than look up (case-insensitive names): their results are
 confirmations, so they never count as lookups for the empty-evidence guard. The file-writing
 ones also tell which files the agent wrote, so reading them back is not evidence."""
 
-_READ_HINT = re.compile(r"(?i)read|view|cat|open|get_file|head|tail|less|more|bat")
-_READ_COMMAND = re.compile(r"(?:^|[\s;&|('\"])(?:cat|head|tail|less|more|bat|nl|tac)\s")
 STRUCTURAL_KEYS = frozenset(
     {
         "type",
@@ -73,8 +78,6 @@ STRUCTURAL_KEYS = frozenset(
 )
 """Keys of content blocks that are structure or binary, not returned text."""
 
-_PATH_KEYS = ("path", "file_path", "filepath", "filename", "file", "notebook_path", "target")
-
 
 @frozen
 class Trace:
@@ -84,6 +87,20 @@ class Trace:
     report: str | None
     format: str
     report_path: str | None = None
+
+
+@frozen
+class Reading:
+    """How to read one file of a run: the extractors, the run's shared provenance, and which
+    sample of a log (``--sample``) is wanted. ``source`` names the file in messages."""
+
+    extractors: tuple[Extractor, ...]
+    provenance: Provenance = field(factory=Provenance)
+    sample: str | None = None
+    source: str = "<tool_calls>"
+
+    def at(self, source: str) -> Reading:
+        return evolve(self, source=source)
 
 
 def parse_arguments(arguments: Any) -> Any:
@@ -116,6 +133,10 @@ def make_evidence(
     empty: bool | None = None,
     ignore: frozenset[str] = STRUCTURAL_KEYS,
     shared: dict[Any, Any] | None = None,
+    arguments: Sequence[str] = (),
+    names: FileIndex | None = None,
+    requested: Sequence[str] = (),
+    fetch: FetchRule = FETCH,
 ) -> Evidence:
     """Flatten one output and extract what it holds (nothing, when it is excluded).
 
@@ -123,14 +144,47 @@ def make_evidence(
     title-like text the title extractor finds; works pair a title with the identifiers of its
     own record, or of its own line. ``shared`` (one dict per trace) makes equal titles and
     identifiers of different calls one object each: a long trace repeats them a lot.
+
+    Provenance (``docs/evidence.md``): ``arguments`` are the call's own argument strings: an
+    identifier or title found only inside a repeat of a composite argument is not taken, and a
+    short output that only restates its arguments is not recorded (or is empty). ``names`` are
+    the files the agent wrote or named: identifiers inside those names, shown again (``ls``),
+    are not taken. ``requested`` are the URLs a fetch-type call was asked for: when the output
+    is real content (``fetch``), their identifiers count too.
     """
     flat = flatten(output, ignore)
+    if excluded is not None:
+        return Evidence(
+            tool=tool, call_id=call_id, empty=flat.empty if recorded else False,
+            errored=errored, recorded=recorded, source=source, action=action, excluded=excluded,
+        )  # fmt: skip
+    if arguments and recorded and not errored and not action and not flat.empty:
+        leaves = string_leaves(output, ignore) if len(flat.text) <= 2000 else None
+        verdict = summary_verdict(leaves, arguments) if leaves is not None else None
+        if verdict is not None:
+            return Evidence(
+                tool=tool, call_id=call_id, empty=verdict == "empty", errored=errored,
+                recorded=verdict == "empty", source=source, action=action,
+            )  # fmt: skip
     identifiers: set[Identifier] = set()
     titles: list[str] = list(flat.titles)
     works: list[Work] = []
-    if flat.text and excluded is None:
-        view = TextView.of(flat.text).text
+    view = TextView.of(flat.text).text if flat.text else ""
+    echoes: list[tuple[int, int]] = []
+    if view:
+        if arguments:
+            echoes.extend(echo_spans(view, _in_view(arguments, view)))
         found = [m for m, _ in find_mentions(view, extractors) if m.malformed is None]
+        if names and found:
+            echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))
+        echoes.sort()
+        if echoes:
+            found = [m for m in found if not _echoed(view, m, echoes)]
+        if requested and found:
+            # A fetch that repeats the address it was asked for returned the address, not the
+            # page: what the address names counts only through the fetch rule below.
+            addresses = sorted(echo_spans(view, _in_view(requested, view)))
+            found = [m for m in found if not _echoed(view, m, addresses, strict=True)]
         ids = [m for m in found if m.identifier.scheme != TITLE_SCHEME]  # sorted by start
         starts = [m.start for m in ids]
         for m in ids:
@@ -143,21 +197,22 @@ def make_evidence(
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
                         works.append(Work(frozenset(beside), title, origin="line"))
-        if flat.pairs:
-            # A record's sibling fields only need their identifiers: skip the title finder.
-            id_finders = [e for e in extractors if not _finds_titles(e)]
-            for title, siblings in flat.pairs:
-                named = identifiers_in(siblings, id_finders) if siblings else set()
-                if named:
-                    works.append(Work(frozenset(named), title))
-    if excluded is not None:
-        titles = []
+        found_works = harvest(flat, view, ids, extractors, titles)  # records, listings, tables
+        titles = list(found_works.titles)
+        works.extend(found_works.works)
+        if echoes:
+            titles, works = _outside_echoes(view, echoes, titles, works, identifiers)
+    is_empty = (flat.empty if empty is None else empty) if recorded else False
+    fetched = requested and recorded and not errored and not is_empty
+    if fetched and fetch.returned_content(view, echoes):
+        for url in requested:
+            identifiers.update(_url_keys(url, extractors))
     return Evidence(
         tool=tool,
         call_id=call_id,
         identifiers=frozenset(_shared(i, shared) for i in identifiers),
         titles=tuple(_shared(t, shared) for t in dict.fromkeys(titles)),
-        empty=(flat.empty if empty is None else empty) if recorded else False,
+        empty=is_empty,
         errored=errored,
         recorded=recorded,
         source=source,
@@ -167,8 +222,71 @@ def make_evidence(
     )
 
 
-def _finds_titles(extractor: Extractor) -> bool:
-    return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
+def _outside_echoes(
+    view: str,
+    echoes: Sequence[tuple[int, int]],
+    titles: list[str],
+    works: list[Work],
+    identifiers: set[Identifier],
+) -> tuple[list[str], list[Work]]:
+    """Titles and works not found only inside repeats of the call's arguments: a work keeps
+    the identifiers that were found outside them, and goes when it had some and none is left."""
+    echoed = [view[s:e] for s, e in echoes]
+    pieces, at = [], 0
+    for s, e in sorted(echoes):
+        if s > at:
+            pieces.append(view[at:s])
+        at = max(at, e)
+    pieces.append(view[at:])
+    outside = "\x00".join(pieces)
+
+    def inside(title: str) -> bool:
+        return title not in outside and any(
+            title in x and is_composite(x, x.find(title), x.find(title) + len(title))
+            for x in echoed
+        )
+
+    kept_titles = [t for t in titles if not inside(t)]
+    kept_works = []
+    for work in works:
+        named = work.identifiers & identifiers
+        if (work.identifiers and not named) or inside(work.title):
+            continue
+        kept_works.append(work if named == work.identifiers else evolve(work, identifiers=named))
+    return kept_titles, kept_works
+
+
+def _in_view(arguments: Sequence[str], view: str) -> list[str]:
+    """Argument strings (in the matching view) that the output repeats."""
+    found = []
+    for argument in arguments:
+        text = TextView.of(argument).text
+        if text in view:
+            found.append(text)
+    return found
+
+
+def _echoed(
+    view: str, mention: Mention, spans: list[tuple[int, int]], *, strict: bool = False
+) -> bool:
+    """True when ``mention`` lies inside a repeat of a composite argument or chosen name (any
+    repeat at all, when ``strict``)."""
+    at = bisect_right(spans, (mention.start, len(view) + 1)) - 1
+    for start, end in spans[max(0, at - 8) : at + 1][::-1]:
+        if not (start <= mention.start and mention.end <= end):
+            continue
+        if strict or is_composite(view[start:end], mention.start - start, mention.end - start):
+            return True
+    return False
+
+
+def _url_keys(url: str, extractors: Sequence[Extractor]) -> set[Identifier]:
+    """The works a requested URL names, as the registered extractors derive them."""
+    keys: set[Identifier] = set()
+    for mention, _ in find_mentions(TextView.of(url).text, extractors):
+        if mention.malformed is None and mention.identifier.scheme != TITLE_SCHEME:
+            keys.update(mention.keys)
+    return keys
 
 
 def _shared(value: Any, shared: dict[Any, Any] | None) -> Any:
@@ -190,28 +308,6 @@ def _on_same_line(
     return set(closest.keys)
 
 
-def _paths_in(args: Any) -> list[str]:
-    """File paths named in tool arguments under the usual keys (one level deep, or in lists)."""
-    found: list[str] = []
-    if isinstance(args, Mapping):
-        for key in _PATH_KEYS:
-            value = args.get(key)
-            if isinstance(value, str) and value.strip():
-                found.append(value.strip())
-        changes = args.get("changes")
-        if isinstance(changes, list):
-            for change in changes:
-                found.extend(_paths_in(change))
-    return found
-
-
-def _same_file(a: str, b: str) -> bool:
-    pa, pb = PurePosixPath(a), PurePosixPath(b)
-    return (
-        pa == pb or pa.parts[-len(pb.parts) :] == pb.parts or pb.parts[-len(pa.parts) :] == pa.parts
-    )
-
-
 class _Pending:
     __slots__ = ("args", "line", "tool")
 
@@ -222,18 +318,31 @@ class _Pending:
 
 
 class TraceBuilder:
-    """Collects one run's tool calls and results, in order, into evidence."""
+    """Collects one run's tool calls and results, in order, into evidence.
 
-    def __init__(self, extractors: Sequence[Extractor], source: str | None, fmt: str) -> None:
+    ``provenance`` is shared by every file of one run (see
+    :mod:`groundcheck.evidence.provenance`); a builder of its own is made when none is given.
+    A builder whose provenance is *scanning* only records which files the calls write.
+    """
+
+    def __init__(
+        self,
+        extractors: Sequence[Extractor],
+        source: str | None,
+        fmt: str,
+        provenance: Provenance | None = None,
+    ) -> None:
         self.extractors = extractors
         self.source = source
         self.format = fmt
+        self.provenance = provenance if provenance is not None else Provenance()
+        self._scanning = self.provenance.scanning
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
         self._evidence: list[Evidence] = []
-        self._written: list[str] = []
         self._report: str | None = None
         self._notes: list[str] = []
         self._approximate = 0
+        self._summaries = 0
         self._shared: dict[Any, Any] = {}
         self._counter = 0
         self.skipped_lines = 0
@@ -247,9 +356,9 @@ class TraceBuilder:
         key = self._key(call_id)
         tool = tool or "?"
         args = parse_arguments(args)
-        if tool.lower() in _WRITE_TOOLS:
-            self._written.extend(_paths_in(args))
-        self._pending[key] = _Pending(tool, args, line)
+        self.provenance.saw_call(tool, args)
+        if not self._scanning:
+            self._pending[key] = _Pending(tool, args, line)
         return key
 
     def result(
@@ -263,6 +372,8 @@ class TraceBuilder:
         empty: bool | None = None,
     ) -> None:
         """A result came back. Without an id it answers the oldest open call of that tool."""
+        if self._scanning:
+            return
         key: str | None = call_id.strip() if isinstance(call_id, str) else None
         if key is None or key not in self._pending:
             matched = self._match_by_order(tool) if key is None else None
@@ -273,21 +384,29 @@ class TraceBuilder:
                 self._pending[key] = _Pending(tool or "?", None, None)
         pending = self._pending.pop(key)
         name = pending.tool if pending.tool != "?" else (tool or "?")
-        self._evidence.append(
-            make_evidence(
-                name,
-                key,
-                output,
-                self.extractors,
-                errored=errored,
-                recorded=recorded,
-                source=self.source,
-                action=name.lower() in ACTION_TOOLS,
-                excluded=self._echo_reason(name, pending.args),
-                empty=empty,
-                shared=self._shared,
-            )
+        action = is_action(name, pending.args, ACTION_TOOLS)
+        excluded = None if action else self.provenance.readback(name, pending.args)
+        fetch = self.provenance.fetch
+        evidence = make_evidence(
+            name,
+            key,
+            output,
+            self.extractors,
+            errored=errored,
+            recorded=recorded,
+            source=self.source,
+            action=action,
+            excluded=excluded,
+            empty=empty,
+            shared=self._shared,
+            arguments=() if action or pending.args is None else argument_strings(pending.args),
+            names=self.provenance.names,
+            requested=() if action else fetch.requested(name, pending.args, output),
+            fetch=fetch,
         )
+        if recorded and not evidence.recorded:
+            self._summaries += 1
+        self._evidence.append(evidence)
 
     def call_and_result(
         self,
@@ -306,7 +425,8 @@ class TraceBuilder:
 
     def add(self, evidence: Evidence) -> None:
         """A call already reduced to evidence (native records carry everything themselves)."""
-        self._evidence.append(evidence)
+        if not self._scanning:
+            self._evidence.append(evidence)
 
     def said(self, text: str | None) -> None:
         """The agent wrote text to the user; the last non-blank text is the final report."""
@@ -336,26 +456,6 @@ class TraceBuilder:
                 return key
         return None
 
-    def _echo_reason(self, tool: str, args: Any) -> str | None:
-        """Why this call's output is the agent's own words coming back, if it is."""
-        if not self._written or tool.lower() in ACTION_TOOLS:
-            return None
-        paths = _paths_in(args)
-        if paths and _READ_HINT.search(tool):
-            for path in paths:
-                for written in self._written:
-                    if _same_file(path, written):
-                        return f"reads back {path}, which the agent wrote earlier in this run"
-        command = args.get("command") if isinstance(args, Mapping) else args
-        if isinstance(command, list):
-            command = " ".join(map(str, command))
-        if isinstance(command, str) and _READ_COMMAND.search(command):
-            for written in self._written:
-                name = PurePosixPath(written).name
-                if name and name in command:
-                    return f"reads back {written}, which the agent wrote earlier in this run"
-        return None
-
     # -- result -----------------------------------------------------------------------------
 
     def finish(self) -> Trace:
@@ -366,7 +466,7 @@ class TraceBuilder:
                     key,
                     recorded=False,
                     source=self.source,
-                    action=pending.tool.lower() in ACTION_TOOLS,
+                    action=is_action(pending.tool, pending.args, ACTION_TOOLS),
                 )
             )
         self._pending.clear()
@@ -378,6 +478,11 @@ class TraceBuilder:
             )
         if self.skipped_lines:
             notes.append(f"{self.format}: skipped {self.skipped_lines} line(s) that were not JSON")
+        if self._summaries:
+            notes.append(
+                f"{self._summaries} call(s) returned only a summary of their own arguments "
+                "(such as 'Read pdf file: <path>'); their output was not recorded"
+            )
         echoed = [e for e in self._evidence if e.excluded is not None]
         if echoed:
             notes.append(

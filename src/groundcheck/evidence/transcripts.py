@@ -59,7 +59,22 @@ def load_claude_code(records: Records, b: TraceBuilder) -> None:
 
 # -- Gemini CLI ------------------------------------------------------------------------------
 
-_UNRECORDED_GEMINI = re.compile(r"^(?:|Listed \d+ item\(s\)\.?|Read \d+ (?:file|line)s?.*)$")
+_GEMINI_SUMMARY = re.compile(
+    r"^(?:"
+    r"Content processed from prompt\."
+    r"|Content for \S{1,4000} processed using fallback fetch\."
+    r"|Search results for \".{0,2000}\" returned(?: \(\d+ results?\))?\."
+    r"|Listed \d+ item\(s\)\.?(?: \(\d+ (?:git-)?ignored\))?"
+    r"|Found \d+ match(?:es)?(?: \(limited\))?"
+    r"|Found \d+ matching file\(s\)"
+    r"|Read (?:lines? \d+(?:-\d+)? of \d+|\d+ (?:file|line)s?|(?:pdf|image|audio|video) file)"
+    r".{0,4000}"
+    r"|Successfully read and concatenated content from \*\*\d+ file\(s\)\*\*.{0,100000}"
+    r")$",
+    re.DOTALL,
+)
+"""What Gemini CLI's ``stream-json`` writes as a ``tool_result``'s ``output``: the tool's
+``returnDisplay``, a one-line summary for these tools, never what the model was given."""
 _GEMINI_READERS = frozenset({"read_file", "read_many_files", "list_directory", "glob"})
 
 
@@ -86,21 +101,36 @@ def load_gemini_cli(records: Records, b: TraceBuilder) -> None:
         elif kind == "tool_result":
             key = str(r.get("tool_id") or "")
             output = r.get("output")
-            summary_only = (
-                tools.get(key) in _GEMINI_READERS
-                and isinstance(output, str)
-                and _UNRECORDED_GEMINI.match(output.strip()) is not None
-            )
-            if summary_only:
+            errored = r.get("status") not in (None, "success")
+            text = output.strip() if isinstance(output, str) else None
+            if "output" not in r and not errored:
+                recorded = False
+                b.note(
+                    "gemini-cli: some tool_result events have no output field (this build logs "
+                    "only string displays, e.g. none for shell commands); those outputs were "
+                    "not recorded"
+                )
+            elif text is not None and _GEMINI_SUMMARY.match(text) is not None:
+                recorded = False
+                b.note(
+                    "gemini-cli: stream-json logs a one-line summary for some tools (web_fetch, "
+                    "google_web_search, read_file, glob, ...); the content the model saw was "
+                    "not recorded"
+                )
+            elif text == "" and tools.get(key) in _GEMINI_READERS:
+                recorded = False
                 b.note(
                     "gemini-cli: read_file/list_directory results are logged as a summary; "
                     "the content the agent saw was not recorded"
                 )
+            else:
+                recorded = True
+            error = r.get("error")
             b.result(
                 r.get("tool_id"),
-                output,
-                errored=r.get("status") not in (None, "success"),
-                recorded=not summary_only,
+                output if output is not None or not isinstance(error, Mapping) else error,
+                errored=errored,
+                recorded=recorded,
             )
             assistant.clear()
         elif kind == "message" and r.get("role") == "assistant":

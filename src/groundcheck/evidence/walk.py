@@ -2,24 +2,45 @@
 
 Tool outputs nest arbitrarily and are sometimes hostile, so the walk is iterative (no recursion
 limit to hit at 100,000 levels) and touches every value once.
+
+A record with a title (``{"title": ..., "arxiv_id": ..., "authors": [...], "year": 2020}``) is
+one returned paper: its title, the text of its other fields (where its identifiers are), and
+its authors and year, read from the fields real tools use (measured on Semantic Scholar,
+OpenAlex, Crossref, arXiv and paper-finder outputs): ``authors``/``author``/``creators``/
+``authorships`` as strings, lists of names or of ``{"name"}``/``{"given", "family"}``/
+``{"author": {"display_name"}}``; ``year``/``publication_year``/``published``/
+``publication_date``/``publicationDate``/``date``/``issued`` as numbers, dates or Crossref
+``date-parts``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from attrs import frozen
 
-__all__ = ["FlatOutput", "flatten"]
+__all__ = ["FlatOutput", "Record", "authors_of", "flatten", "year_of"]
 
 _NUMBER_KEYS = ("arxiv", "eprint", "doi", "pmid", "pmc", "isbn", "issn")
 """Numbers under these keys are identifiers a tool returned as JSON numbers (``"pmid": 123``)."""
 
 _MAX_EMBEDDED_JSON = 10_000_000
-"""String leaves that look like JSON are parsed (chat tool results are often a JSON string);
-larger ones are scanned as text only."""
+"""String leaves that look like JSON are parsed (chat tool results are often a JSON string, or
+JSON Lines: one record per line); larger ones are scanned as text only."""
+
+
+@frozen
+class Record:
+    """One paper described by one JSON record: its title, the text of its other fields (one
+    level down: where its identifiers are), and its authors and year when the record has them."""
+
+    title: str
+    siblings: str
+    authors: tuple[str, ...] = ()
+    year: int | None = None
 
 
 @frozen
@@ -31,6 +52,8 @@ class FlatOutput:
     empty: bool
     pairs: tuple[tuple[str, str], ...] = ()
     """(title, the text of the same record's other fields): a paper described in one record."""
+    records: tuple[Record, ...] = ()
+    """The same records with their authors and year (``pairs`` is kept for older callers)."""
 
 
 _NOT_JSON = object()
@@ -51,7 +74,24 @@ def _embedded_json(s: str) -> Any:
     try:
         return json.loads(stripped)
     except (ValueError, RecursionError):
-        return _NOT_JSON
+        pass
+    if stripped[0] == "{" and "}\n{" in stripped:
+        return _json_lines(stripped)
+    return _NOT_JSON
+
+
+def _json_lines(text: str) -> Any:
+    """A JSON Lines string (a tool that prints one record per line): the list of its records,
+    or not JSON when any non-blank line is not a JSON value."""
+    records: list[Any] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except (ValueError, RecursionError):
+            return _NOT_JSON
+    return records
 
 
 def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
@@ -67,7 +107,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     """
     texts: list[str] = []
     titles: list[str] = []
-    pairs: list[tuple[str, str]] = []
+    records: list[Record] = []
     empty = True
     stack: list[tuple[Any, str | None]] = [(output, None)]
     while stack:
@@ -86,12 +126,12 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             else:
                 inner = flatten(parsed, ignore)
                 titles.extend(inner.titles)
-                pairs.extend(inner.pairs)
+                records.extend(inner.records)
                 empty = empty and inner.empty
         elif isinstance(value, Mapping):
-            record = _record_pair(value, ignore)
+            record = _record(value, ignore)
             if record is not None:
-                pairs.append(record)
+                records.append(record)
             for k, v in list(value.items())[::-1]:
                 k_str = str(k)
                 if k_str in ignore:
@@ -111,25 +151,123 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             elif key is not None and any(k in key.lower() for k in _NUMBER_KEYS):
                 # "pmid: 123" rather than "123": an extractor that needs the label finds it.
                 texts.append(f"{key}: {value}")
-    return FlatOutput("\n\n".join(texts), tuple(titles), empty, tuple(pairs))
-
-
-def _record_pair(record: Mapping[Any, Any], ignore: frozenset[str]) -> tuple[str, str] | None:
-    """(title, sibling text) for a record with a ``title``: its other fields, one level down."""
-    title = next(
-        (v for k, v in record.items() if str(k).lower() == "title" and isinstance(v, str)), None
+    return FlatOutput(
+        "\n\n".join(texts),
+        tuple(titles),
+        empty,
+        tuple((r.title, r.siblings) for r in records),
+        tuple(records),
     )
-    if title is None or not title.strip():
+
+
+_AUTHOR_KEYS = ("authors", "author", "creators", "creator", "authorships", "author_names")
+_YEAR_KEYS = (
+    "year", "publication_year", "publicationyear", "published", "publication_date",
+    "publicationdate", "published_date", "date", "issued", "pub_date", "pubdate", "created",
+)  # fmt: skip
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_ET_AL = re.compile(r"(?i)[,;]?\s{0,4}(?:et\.?\s{1,4}al\.?|and\s{1,4}others)\s{0,4}$")
+_NAME_SPLIT = re.compile(r"\s{0,4}(?:;|,|\band\b|&)\s{0,4}")
+
+
+def year_of(value: Any) -> int | None:
+    """A publication year from what tools put under a date key, or None.
+
+    >>> year_of(2020), year_of("2020-05-22T17:58:44Z"), year_of({"date-parts": [[2019, 6]]})
+    (2020, 2020, 2019)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 1800 <= value <= 2200 else None
+    if isinstance(value, str):
+        m = _YEAR.search(value[:64])
+        return int(m.group()) if m else None
+    if isinstance(value, Mapping):
+        parts = value.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            return year_of(parts[0][0])
+        for key in ("year", "date", "date-time"):
+            if key in value:
+                return year_of(value[key])
+    return None
+
+
+def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
+    """Author names, first author first, from a string, a list of names, or name records.
+
+    >>> authors_of("Patrick Lewis, Ethan Perez, Aleksandra Piktus et al.")
+    ('Patrick Lewis', 'Ethan Perez', 'Aleksandra Piktus')
+    >>> authors_of([{"given": "Vladimir", "family": "Karpukhin"}, {"name": "Barlas Oguz"}])
+    ('Vladimir Karpukhin', 'Barlas Oguz')
+    """
+    names: list[str] = []
+    if isinstance(value, str):
+        text = _ET_AL.sub("", value.strip()[:4000])
+        if ";" in text or ", " in text or " and " in text:
+            names = [n for n in _NAME_SPLIT.split(text) if n]
+        elif text:
+            names = [text]
+    elif isinstance(value, list):
+        for item in value[:limit]:
+            name = _name_of(item)
+            if name:
+                names.append(name)
+    elif isinstance(value, Mapping):
+        name = _name_of(value)
+        names = [name] if name else []
+    return tuple(" ".join(n.split()) for n in names[:limit] if n.strip())
+
+
+def _name_of(item: Any) -> str | None:
+    if isinstance(item, str):
+        return item.strip() or None
+    if not isinstance(item, Mapping):
+        return None
+    for key in ("name", "display_name", "full_name", "fullName", "raw_author_name"):
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    family = item.get("family") or item.get("last") or item.get("lastName")
+    given = item.get("given") or item.get("first") or item.get("firstName")
+    if isinstance(family, str) and family.strip():
+        return f"{given.strip()} {family.strip()}" if isinstance(given, str) else family.strip()
+    nested = item.get("author")
+    return _name_of(nested) if isinstance(nested, Mapping) else None
+
+
+def _title_of(record: Mapping[Any, Any]) -> str | None:
+    """The record's ``title`` (any case): a string, or a list holding one (Crossref)."""
+    for k, v in record.items():
+        if str(k).lower() != "title":
+            continue
+        value = v[0] if isinstance(v, list) and v else v
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _record(record: Mapping[Any, Any], ignore: frozenset[str]) -> Record | None:
+    """The paper a record with a ``title`` describes: its other fields, one level down."""
+    title = _title_of(record)
+    if title is None:
         return None
     parts: list[str] = []
+    authors: tuple[str, ...] = ()
+    year: int | None = None
     for k, v in record.items():
         key = str(k)
-        if key.lower() == "title" or key in ignore:
+        low = key.lower()
+        if low == "title" or key in ignore:
             continue
+        if not authors and low in _AUTHOR_KEYS:
+            authors = authors_of(v)
+        elif year is None and low in _YEAR_KEYS:
+            year = year_of(v)
         values = v.values() if isinstance(v, Mapping) else v if isinstance(v, list) else (v,)
         for item in values:
             if isinstance(item, str):
                 parts.append(item)
             elif isinstance(item, (int, float)) and not isinstance(item, bool):
                 parts.append(f"{key}: {item}")
-    return title.strip(), "\n\n".join(parts)
+    return Record(title, "\n\n".join(parts), authors, year)

@@ -45,7 +45,7 @@ def find_dblp(text: str) -> Iterator[Mention]:
         m = _KEY.match(text, at)
         if m is None:
             continue
-        key = m.group(1)
+        key = m.group(1).rstrip(".'-")  # sentence punctuation first: "…/0.html." is "…/0"
         suffix = _URL_SUFFIX.search(key)
         if suffix is not None:
             key = key[: suffix.start()]

@@ -32,18 +32,27 @@ DOI = Scheme(SCHEME, "DOI", "doi:", versioned=False)
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 """DataCite prefix arXiv registers every paper under: ``10.48550/arXiv.2202.01037``."""
 
+_SUFFIX_CHAR = (
+    r"[^\s\x00-\x1f\x7f-\x9f\"'`{}|\\^<\[\]?#"
+    r"\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
+)
 _CANDIDATE = re.compile(
-    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])"
-    r"((?:[^\s\"'`{}|\\^<\[\]?#\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
-    r"|<(?=[0-9]))*)"
+    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))*)"
 )
 """``10.`` + registrant + ``/`` (or ``%2F``) + the longest run of characters a DOI may hold.
 The registrant's repetitions are bounded (at most 9 digits, 4 sub-levels) so a flood of
 ``10.10.10.`` costs a constant per position instead of backtracking over the whole flood.
 Starts with a literal so the engine searches for ``10.`` instead of trying every position.
-Stops at white space, quotes, backticks, ``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and
-fragment), en/em dashes, CJK and full-width punctuation, and ``<`` unless a digit follows
-(SICI DOIs hold ``<2.0.CO;2-``)."""
+Stops at white space, control characters (a NUL is never part of a DOI), quotes, backticks,
+``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and fragment), en/em dashes, CJK and full-width
+punctuation, and ``<`` unless a digit follows (SICI DOIs hold ``<2.0.CO;2-``)."""
+
+_CONTINUATION = re.compile(
+    r"(?:\r\n|[\n\r\v\f\x85\u2028\u2029])[ \t]*((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))+)"
+)
+"""A DOI suffix that runs into a line break, and the next line's first token: a DOI has no
+fixed length, so ``10.1000/made.`` + ``up.42`` on the next line may be one DOI cut by the
+wrap, or a DOI and a word. Both readings name the citation (see :func:`find_doi`)."""
 
 _ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 _TRAILING = ".,;:!*_~"
@@ -71,11 +80,13 @@ def _cut_unbalanced(suffix: str) -> str:
     return suffix
 
 
-def _trim(suffix: str) -> str:
+def _trim_entity(suffix: str) -> str:
     entity = _ENTITY.search(suffix)
-    if entity is not None:
-        suffix = suffix[: entity.start()]
-    return _cut_unbalanced(suffix).rstrip(_TRAILING)
+    return suffix if entity is None else suffix[: entity.start()]
+
+
+def _trim(suffix: str) -> str:
+    return _cut_unbalanced(_trim_entity(suffix)).rstrip(_TRAILING)
 
 
 def normalize_doi(doi: str) -> str:
@@ -224,19 +235,32 @@ def _mention(text: str, m: re.Match[str]) -> Mention | None:
         raw_key = normalize_doi(text[start:end]).rstrip("/") or "10."
         return Mention(Identifier(SCHEME, raw_key), start, end, malformed=problem)
     end = m.start(2) + len(written)
+    identifier, aliases = _identify(registrant, suffix, version)
+    if context is None:
+        cut = _CONTINUATION.match(text, m.end())
+        if cut is not None and _cut_unbalanced(_trim_entity(m.group(2))) == m.group(2):
+            # Cut by a line break: the joined reading is another name of the same citation,
+            # so evidence holding either reading grounds it (no false error on the cut form).
+            joined, more = _identify(registrant, _trim(m.group(2) + cut.group(1)), None)
+            if joined != identifier:
+                aliases = (*aliases, joined, *more)
+    return Mention(identifier, start, end, aliases=aliases)
+
+
+def _identify(
+    registrant: str, suffix: str, version: int | None
+) -> tuple[Identifier, tuple[Identifier, ...]]:
+    """The DOI ``10.registrant/suffix`` and its other names (an arXiv or ACL Anthology id)."""
     doi = normalize_doi(f"10.{registrant}/{suffix}")
-    aliases: tuple[Identifier, ...] = ()
     if doi.startswith(ARXIV_DOI_PREFIX):
         arxiv = parse_arxiv(doi[len(ARXIV_DOI_PREFIX) :])
         if arxiv is not None:
-            aliases = (arxiv,)
-            version = arxiv.version
-            doi = ARXIV_DOI_PREFIX + arxiv.id
+            return Identifier(SCHEME, ARXIV_DOI_PREFIX + arxiv.id, arxiv.version), (arxiv,)
     elif doi.startswith(ACL_DOI_PREFIX):
         acl = acl_from_doi(unquote(suffix)[len(_ACL_SUFFIX_PREFIX) :])
         if acl is not None:
-            aliases = (acl,)
-    return Mention(Identifier(SCHEME, doi, version), start, end, aliases=aliases)
+            return Identifier(SCHEME, doi, version), (acl,)
+    return Identifier(SCHEME, doi, version), ()
 
 
 def doi_at(text: str, pos: int, endpos: int | None = None) -> Mention | None:
@@ -258,7 +282,8 @@ def find_doi(text: str) -> Iterator[Mention]:
     prefix or a doi.org URL it is reported as malformed, as is a DOI with an empty suffix.
     Inside a publisher URL (``PUBLISHER_HOSTS``), what the host appends after the DOI is cut
     off (``/full``, ``.pdf``, bioRxiv's ``v2.full.pdf``), and inside a URL query a literal
-    ``&`` ends the DOI (``?id=10.1371/journal.pone.0123456&type=printable``).
+    ``&`` ends the DOI (``?id=10.1371/journal.pone.0123456&type=printable``). A DOI cut by a
+    line break (``10.1000/made.`` + ``up.42``) also names its joined reading, as an alias.
 
     >>> [(m.identifier.id, [str(a) for a in m.aliases]) for m in find_doi(
     ...     "doi:10.1000/XYZ.123. And https://doi.org/10.48550/arXiv.2005.11401v2")]

@@ -32,8 +32,8 @@ __all__ = [
     "find_pmid",
 ]
 
-PMID = Scheme("pmid", "PMID", "PMID:")
-PMCID = Scheme("pmcid", "PMCID", "")
+PMID = Scheme("pmid", "PMID", "PMID:", version_mark=".")
+PMCID = Scheme("pmcid", "PMCID", "", version_mark=".")
 """A PMCID already starts with ``PMC``, so it is cited as it is: ``PMC3531190``."""
 
 PMID_MAX_DIGITS = 8
@@ -42,7 +42,9 @@ PMID_MAX_DIGITS = 8
 PMCID_MAX_DIGITS = 9
 
 _SP = r"[ \t]{0,8}"
-_NUMBER = r"[0-9]+(?:\.[0-9]{1,2}(?![0-9]))?"
+_NUMBER = r"[0-9]+(?:\.[1-9][0-9]?(?![0-9]))?"
+"""A number and its version: versions count from 1 ("not versioned ... version 1"), so ``.0``
+is no version and ``PMID: 1.0`` is PMID 1 before a full stop."""
 _PMID_LABEL = re.compile(
     r"(?<![A-Za-z0-9])"
     r"(?:(?:[Pp][Mm][Ii][Dd][Ss]?|[Pp][Uu][Bb][Mm][Ee][Dd][ \t_-]?[Ii][Dd][Ss]?)"
@@ -53,7 +55,7 @@ _PMID_LABEL = re.compile(
 and a list after one label (``PMIDs: 1, 2 and 3``). ``PubMed`` alone needs ``:``/``=``/``#``:
 "searched PubMed 2010-2020" names no paper. Runs of blanks are bounded, so a flood of spaces
 costs a constant per label."""
-_LIST_ITEM = re.compile(r"([0-9]+)(?:\.([0-9]{1,2})(?![0-9]))?")
+_LIST_ITEM = re.compile(r"([0-9]+)(?:\.([1-9][0-9]?)(?![0-9]))?")
 _PMID_URL = re.compile(
     r"(?<![A-Za-z0-9-])(?:[Pp][Uu][Bb][Mm][Ee][Dd]\.[Nn][Cc][Bb][Ii]\.[Nn][Ll][Mm]\.[Nn][Ii][Hh]"
     r"\.[Gg][Oo][Vv]/|(?i:ncbi\.nlm\.nih\.gov/pubmed/)|(?i:europepmc\.org/(?:article|abstract)/med/))"
@@ -61,7 +63,7 @@ _PMID_URL = re.compile(
 )
 """PubMed and Europe PMC ``MED`` URLs; ``/?term=`` (a search) has no number here and is skipped."""
 
-_PMC_ID = re.compile(r"(?<![A-Za-z0-9])[Pp][Mm][Cc]([0-9]+)(?:\.([0-9]{1,3}))?(?![0-9A-Za-z])")
+_PMC_ID = re.compile(r"(?<![A-Za-z0-9])[Pp][Mm][Cc]([0-9]+)(?:\.([1-9][0-9]{0,2}))?(?![0-9A-Za-z])")
 """``PMC3531190``, ``pmc3531190`` (URLs), ``PMC13187626.1``. ``PMC 123`` (a space) is not one."""
 _PMCID_LABEL = re.compile(
     r"(?<![A-Za-z0-9])"

@@ -2,6 +2,15 @@
 
 from groundcheck.grounding.ground import ground
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
-from groundcheck.grounding.titles import EvidenceTitles, similarity
+from groundcheck.grounding.title_rules import RuleSet
+from groundcheck.grounding.titles import EvidenceTitles, TitleRelation, similarity
 
-__all__ = ["EvidenceTitles", "TitleIndex", "TitleMatch", "ground", "similarity"]
+__all__ = [
+    "EvidenceTitles",
+    "RuleSet",
+    "TitleIndex",
+    "TitleMatch",
+    "TitleRelation",
+    "ground",
+    "similarity",
+]

@@ -16,9 +16,10 @@ from groundcheck.model import Citation, EvidenceSet, Grounding
 
 __all__ = ["NOT_CITATIONS", "ground"]
 
-NOT_CITATIONS = frozenset({"code", "query"})
+NOT_CITATIONS = frozenset({"code", "query", "allowed"})
 """Mention kinds that are written but not cited: a URL in a code span or block, an API
-endpoint (``https://api.example.org/v1/search?q=``). Tool outputs still return them."""
+endpoint (``https://api.example.org/v1/search?q=``), a URL the policy's ``allowed_urls``
+lets a report cite without retrieval. Tool outputs still return them."""
 
 
 def ground(
@@ -50,7 +51,7 @@ def _ground_each(
         if c.malformed is not None:
             yield Grounding(c)
         elif c.is_title:
-            match = titles.match(c.id, threshold) if titles is not None else None
+            match = titles.match(c.raw or c.id, threshold) if titles is not None else None
             if titles is None or match is None:
                 yield Grounding(c)
             else:

@@ -14,8 +14,15 @@ that drops a long subtitle is still found: a title is also indexed under its mai
 part before the colon) when its subtitle has three words or more; a short generic subtitle
 ("A Survey") is not dropped, since "X" and "X: A Survey" are different papers.
 
+Before any of that, the rules of :mod:`groundcheck.grounding.title_rules` apply: a title is
+searchable under each of its forms (as returned, its main titles, without decorations, with
+acronyms folded), a cited title is looked up under each of its forms (as written, without an
+enumeration or trailing parentheticals), a cited title may be a token prefix of a returned one,
+and a returned title a tool cut short ("…") matches the cited titles it is a prefix of.
+
 The index returns exactly what brute force returns (the best title scoring at least the
-threshold, ties to the earliest), far faster:
+threshold; at equal scores a whole form before a prefix before a cut title, then the earliest
+title), far faster:
 
 1. an exact hit on the normalised title is a score of 100, the best possible;
 2. otherwise a pigeonhole filter. A title within similarity ``T`` of the query ``q`` is within
@@ -35,9 +42,24 @@ from typing import Any
 
 from attrs import frozen
 
-from groundcheck.extractors.title import main_title, normalize_title
+from groundcheck.grounding.title_rules import (
+    ALL_RULES,
+    Form,
+    RuleSet,
+    cut_prefix,
+    fold_acronyms,
+    prefix_of,
+    query_forms,
+    title_forms,
+)
 
 __all__ = ["TitleIndex", "TitleMatch"]
+
+_WHOLE, _PREFIX, _CUT = 0, 1, 2
+"""How a title matched, in the order ties are broken: a whole form, a prefix of it, a cut title."""
+
+_Found = tuple[float, int, int, tuple[str, ...]]
+"""(score, how, owner, rules) of a best match."""
 
 _GRAM = 5
 _NONE: frozenset[int] = frozenset()
@@ -46,11 +68,16 @@ _SLICES = tuple(slice(k, k + _GRAM) for k in range(4096))
 
 @frozen
 class TitleMatch:
-    """The best evidence title for a query: its position in the index, text and score."""
+    """The best evidence title for a query: its position in the index, text and score.
+
+    ``rules`` names the rules of :mod:`~groundcheck.grounding.title_rules` the match needed
+    (empty: the title as written matched the title as returned).
+    """
 
     index: int
     title: str
     score: float
+    rules: tuple[str, ...] = ()
 
 
 class TitleIndex:
@@ -60,28 +87,37 @@ class TitleIndex:
     thresholds are percentages (0-100), as rapidfuzz users expect.
     """
 
-    def __init__(self, titles: Iterable[str]) -> None:
+    def __init__(self, titles: Iterable[str], rules: RuleSet | None = None) -> None:
         from rapidfuzz import process  # imported on first use: ~25 ms
         from rapidfuzz.distance import Levenshtein
 
         self._scorer = Levenshtein.normalized_similarity
         self._extract = process.extract
+        self.rules = rules or ALL_RULES
         self.titles: tuple[str, ...] = tuple(titles)
         choices: list[str] = []
         owners: list[int] = []
+        applied: list[tuple[str, ...]] = []
+        prefixable: list[bool] = []
+        cuts: dict[str, list[tuple[int, str]]] = {}
         for i, title in enumerate(self.titles):
-            forms = [normalize_title(title)]
-            main = main_title(title)
-            if main is not None:
-                forms.append(normalize_title(main))
-            for form in dict.fromkeys(forms):
-                if form:
-                    choices.append(form)
-                    owners.append(i)
+            for form in title_forms(title, self.rules):
+                choices.append(form.text)
+                owners.append(i)
+                applied.append(form.rules)
+                prefixable.append(form.prefixable)
+            cut = cut_prefix(title, self.rules) if self.rules.cut else None
+            if cut is not None:
+                cuts.setdefault(_head(cut), []).append((i, cut))
         self.choices: tuple[str, ...] = tuple(choices)
-        """Every searchable string (normalised titles and main titles), in index order."""
+        """Every searchable string (each form of each title), in index order."""
         self.owners: tuple[int, ...] = tuple(owners)
         """``owners[j]``: the title that ``choices[j]`` stands for."""
+        self.applied: tuple[tuple[str, ...], ...] = tuple(applied)
+        """``applied[j]``: the rules that made ``choices[j]`` from its title."""
+        self.prefixable: tuple[bool, ...] = tuple(prefixable)
+        """``prefixable[j]``: may a cited title be a prefix of ``choices[j]``?"""
+        self._cuts = cuts
         self._exact: dict[str, int] = {}
         postings: dict[str, list[int]] = {}
         for j, choice in enumerate(choices):
@@ -95,13 +131,97 @@ class TitleIndex:
         return len(self.titles)
 
     def best(self, query: str, threshold: float, *, normalized: bool = False) -> TitleMatch | None:
-        """The best title scoring at least ``threshold`` (ties: the earliest), or None."""
-        found = self.best_choice(query if normalized else normalize_title(query), threshold)
-        if found is None:
+        """The best title scoring at least ``threshold`` under every rule, or None.
+
+        ``query`` is a cited title as written; with ``normalized``, an already normalised one
+        (the query-side rules that need punctuation then have nothing to strip).
+        """
+        if normalized:
+            folded = fold_acronyms(query) if self.rules.acronym else query
+            forms: tuple[Form, ...] = (Form(folded, ("acronym",) if folded != query else ()),)
+        else:
+            forms = query_forms(query, self.rules)
+        return self.search(forms, threshold)
+
+    def search(self, forms: Sequence[Form], threshold: float) -> TitleMatch | None:
+        """The best match of any of ``forms`` (normalised query forms), or None.
+
+        Order: the highest score; at equal scores a whole form before a prefix before a cut
+        title, then the earliest title, then the earliest query form.
+        """
+        best: tuple[float, int, int, int, tuple[str, ...]] | None = None
+        for rank, form in enumerate(forms):
+            if best is not None and best[0] == -100.0 and best[1] == _WHOLE:
+                # Only another exact hit can still win (on an earlier title): no fuzzy search.
+                j = self._exact.get(form.text)
+                if j is not None and self.owners[j] < best[2]:
+                    best = (-100.0, _WHOLE, self.owners[j], rank, (*form.rules, *self.applied[j]))
+                continue
+            for found in (self._best_form(form.text, threshold), self._best_cut(form.text)):
+                if found is None:
+                    continue
+                score, how, owner, extra = found
+                key = (-score, how, owner, rank, (*form.rules, *extra))
+                if best is None or key[:4] < best[:4]:
+                    best = key
+        if best is None:
             return None
-        j, score = found
-        owner = self.owners[j]
-        return TitleMatch(owner, self.titles[owner], score)
+        return TitleMatch(best[2], self.titles[best[2]], -best[0], best[4])
+
+    def _best_form(self, q: str, threshold: float) -> _Found | None:
+        """(score, how, owner, rules) of the best whole-form or prefix match of ``q``."""
+        if not q or not self.choices:
+            return None
+        j = self._exact.get(q)
+        if j is not None:
+            return 100.0, _WHOLE, self.owners[j], self.applied[j]
+        cutoff = threshold / 100.0
+        # In index order, so that the earliest of equal scores is the earliest title.
+        candidates = sorted(self._candidates(q, cutoff))
+        if not candidates:
+            return None
+        best: _Found | None = None
+        whole = self._top(q, [self.choices[c] for c in candidates], cutoff)
+        if whole is not None:
+            score, at = whole
+            j = candidates[at]
+            best = (score, _WHOLE, self.owners[j], self.applied[j])
+        if self.rules.prefix and q.count(" ") >= 2:
+            ok = self.prefixable
+            pairs = [
+                (c, p)
+                for c in candidates
+                if ok[c] and (p := prefix_of(q, self.choices[c])) is not None
+            ]
+            if pairs:
+                found = self._top(q, [p for _, p in pairs], cutoff)
+                if found is not None:
+                    score, at = found
+                    j = pairs[at][0]
+                    key = (score, _PREFIX, self.owners[j], (*self.applied[j], "prefix"))
+                    if best is None or (-key[0], key[1], key[2]) < (-best[0], best[1], best[2]):
+                        best = key
+        return best
+
+    def _top(self, q: str, strings: list[str], cutoff: float) -> tuple[float, int] | None:
+        """(score, position) of the best of ``strings`` at or above ``cutoff``; ties: earliest."""
+        hits: list[Any] = self._extract(
+            q, strings, scorer=self._scorer, processor=None, score_cutoff=cutoff, limit=None
+        )
+        if not hits:
+            return None
+        top = max(h[1] for h in hits)
+        return top * 100.0, min(h[2] for h in hits if h[1] == top)
+
+    def _best_cut(self, q: str) -> _Found | None:
+        """A title cut short ("…") that ``q`` continues: every whole word the same, the cut
+        word a prefix of the cited one. Scored 100: nothing the tool showed differs."""
+        if not self._cuts:
+            return None
+        found = [owner for owner, cut in self._cuts.get(_head(q), ()) if _continues(q, cut)]
+        if not found:
+            return None
+        return 100.0, _CUT, min(found), ("cut",)
 
     def best_choice(self, q: str, threshold: float) -> tuple[int, float] | None:
         """``(choice index, score)`` of the best choice for a normalised query, or None.
@@ -161,3 +281,17 @@ class TitleIndex:
             seen |= posting
         twice |= seen.intersection(rarest[-1])
         return list(twice)
+
+
+def _head(normalized: str) -> str:
+    """The first three words: where a cut title and the titles continuing it must agree."""
+    return " ".join(normalized.split(" ", 3)[:3])
+
+
+def _continues(q: str, cut: str) -> bool:
+    """Does ``q`` continue ``cut`` (whole words equal, the cut last word a prefix of q's)?"""
+    whole, _, partial = cut.rpartition(" ")
+    if not q.startswith(whole + " "):
+        return False
+    rest = q[len(whole) + 1 :]
+    return rest.startswith(partial) and len(rest) > len(partial)

@@ -1,28 +1,62 @@
-"""Titles the tools returned, and the rules for matching a cited title against them.
+"""Titles the tools returned, and the questions the checks ask of them.
 
 Titles ground by fuzzy similarity against every title the tools returned, through one
 :class:`~groundcheck.grounding.title_index.TitleIndex` built per evidence set, and only when
-the report cites a title at all.
+the report cites a title at all. Every question goes through the same rules
+(:mod:`groundcheck.grounding.title_rules`), so a title that grounds also counts as the id's own:
+
+- :meth:`EvidenceTitles.match` — which returned title does this cited title match?
+- :meth:`EvidenceTitles.matches_own` — does it match a title returned *with* these ids?
+- :meth:`EvidenceTitles.relation` — the title beside an id: its own, another returned work's,
+  or none? (what ``id-title-mismatch`` needs: an error only for *another* work's title).
+- :meth:`EvidenceTitles.works_of` — the returned works (ids, authors, year) with a title.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
-from groundcheck.extractors.title import main_title, normalize_title
+from attrs import frozen
+
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
-from groundcheck.model import EvidenceSet, Identifier
+from groundcheck.grounding.title_rules import ALL_RULES, RuleSet, query_forms
+from groundcheck.model import EvidenceSet, Identifier, Work
 
-__all__ = ["EvidenceTitles", "similarity"]
+__all__ = ["EvidenceTitles", "TitleRelation", "similarity"]
+
+Relation = Literal["own", "other", "none", "unknown"]
+
+
+@frozen
+class TitleRelation:
+    """How the title written beside an identifier relates to what the tools returned.
+
+    ``kind``:
+
+    - ``own``: it matches a title returned with the identifier (``own`` is that match);
+    - ``other``: it matches no title returned with the identifier, but another returned work's
+      title (``other``; ``works`` are the works with that title, their ids tell whose);
+    - ``none``: it matches no returned title at all, while the id's own title is known
+      (``own`` is then the closest own title, below the threshold: a near miss to show);
+    - ``unknown``: no tool returned a title with the identifier, and the title matches no
+      returned title either: nothing to compare.
+    """
+
+    kind: Relation
+    own: TitleMatch | None = None
+    other: TitleMatch | None = None
+    works: tuple[Work, ...] = ()
 
 
 class EvidenceTitles:
     """Every distinct title in an evidence set, which calls returned it, and which ids it has."""
 
-    def __init__(self, evidence: EvidenceSet) -> None:
+    def __init__(self, evidence: EvidenceSet, rules: RuleSet | None = None) -> None:
         calls: dict[str, list[str]] = {}
         own: dict[Identifier, list[str]] = {}
         papers: dict[str, set[Identifier]] = {}
+        works: dict[str, dict[Work, None]] = {}
         for call in evidence.calls:
             if call.excluded is not None:
                 continue
@@ -31,27 +65,74 @@ class EvidenceTitles:
                 if call.call_id not in ids:
                     ids.append(call.call_id)
             for work in call.works:
+                works.setdefault(work.title, {})[work] = None
                 papers.setdefault(work.title, set()).update(work.identifiers)
                 for ident in work.identifiers:
                     titles = own.setdefault(ident, [])
                     if work.title not in titles:
                         titles.append(work.title)
+        self.rules = rules or ALL_RULES
         self.titles = tuple(calls)
         self._calls = calls
         self._index: TitleIndex | None = None
         self._own = own
         self._papers = papers
+        self._works = {title: tuple(ws) for title, ws in works.items()}
 
     @property
     def index(self) -> TitleIndex:
         if self._index is None:
-            self._index = TitleIndex(self.titles)
+            self._index = TitleIndex(self.titles, self.rules)
         return self._index
 
-    def match(self, normalized: str, threshold: float) -> TitleMatch | None:
+    def match(self, citation_text: str, threshold: float) -> TitleMatch | None:
+        """The returned title a cited title matches (score >= ``threshold``), or None.
+
+        ``citation_text`` is the title as written (``Citation.raw``: the enumeration and
+        parenthetical rules need its punctuation); a normalised title (``Citation.id``) works
+        too, with those two rules finding less to strip.
+        """
         if not self.titles:
             return None
-        return self.index.best(normalized, threshold, normalized=True)
+        return self.index.best(citation_text, threshold)
+
+    def matches_own(
+        self, cited: str, keys: Sequence[Identifier], threshold: float
+    ) -> TitleMatch | None:
+        """The best of the titles returned *with* ``keys`` that ``cited`` matches, or None.
+
+        ``TitleMatch.index`` counts within :meth:`own_titles`. A threshold of 1 gives the
+        closest own title whatever its score (a near miss worth showing).
+        """
+        own = self.own_titles(keys)
+        if not own:
+            return None
+        return TitleIndex(own, self.rules).best(cited, threshold)
+
+    def relation(self, cited: str, keys: Sequence[Identifier], threshold: float) -> TitleRelation:
+        """Is ``cited``, written beside an id with ``keys``, that id's title? See
+        :class:`TitleRelation`."""
+        own = self.matches_own(cited, keys, threshold)
+        if own is not None:
+            return TitleRelation("own", own)
+        best = self.match(cited, threshold)
+        has_own = bool(self.own_titles(keys))
+        if best is not None:
+            near = self.matches_own(cited, keys, 1.0) if has_own else None
+            return TitleRelation("other", near, best, self.works_of(best.title))
+        if not has_own:
+            return TitleRelation("unknown")
+        return TitleRelation("none", self.matches_own(cited, keys, 1.0))
+
+    def which_work(self, cited: str, threshold: float) -> tuple[Work, ...]:
+        """The returned works whose title ``cited`` matches (none: no match, or a title that
+        came without ids, authors or year)."""
+        best = self.match(cited, threshold)
+        return () if best is None else self.works_of(best.title)
+
+    def works_of(self, title: str) -> tuple[Work, ...]:
+        """The returned works with exactly this title, in the order tools returned them."""
+        return self._works.get(title, ())
 
     def calls_for(self, title: str) -> tuple[str, ...]:
         return tuple(self._calls.get(title, ()))
@@ -68,12 +149,14 @@ class EvidenceTitles:
         return self._papers.get(title, set())
 
 
-def similarity(normalized: str, title: str) -> float:
-    """Score (0-100) of a normalised query against one title, its main title included."""
-    from rapidfuzz.distance import Levenshtein
+def similarity(cited: str, title: str, rules: RuleSet | None = None) -> float:
+    """Score (0-100) of a cited title against one returned title, under every rule.
 
-    forms = [normalize_title(title)]
-    main = main_title(title)
-    if main is not None:
-        forms.append(normalize_title(main))
-    return 100.0 * max(Levenshtein.normalized_similarity(normalized, f) for f in forms)
+    ``cited`` may be raw or normalised. The same rules as :meth:`EvidenceTitles.match`: a
+    title that grounds scores at least as high here.
+
+    >>> similarity("Generative Adversarial Nets", "Generative Adversarial Networks")
+    100.0
+    """
+    found = TitleIndex([title], rules).search(query_forms(cited, rules), 1.0)
+    return 0.0 if found is None else found.score

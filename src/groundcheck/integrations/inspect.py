@@ -17,7 +17,7 @@ offline: no grader model.
   by a sample-metadata key when ``cluster="task"`` (say) is given.
 - A sample with no final text is unscored (``Score.unscored(reason="no_response")``).
 
-Install with ``pip install 'groundcheck[inspect]'``.
+Install with ``pip install 'groundcheck-citations[inspect]'``.
 """
 
 from __future__ import annotations

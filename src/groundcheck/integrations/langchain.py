@@ -17,7 +17,7 @@ Outputs arrive as whatever the tool returned: a ``ToolMessage`` is read by its `
 images and other unreadable outputs are recorded as "not recorded", never as empty. The
 handler never raises into the chain.
 
-Install with ``pip install 'groundcheck[langchain]'``.
+Install with ``pip install 'groundcheck-citations[langchain]'``.
 """
 
 from __future__ import annotations

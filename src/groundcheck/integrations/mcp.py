@@ -8,7 +8,7 @@ citations a text makes. Both are annotated read-only and idempotent: they read t
 are given and change nothing.
 
 Run it with ``groundcheck mcp`` or ``python -m groundcheck.integrations.mcp``; install with
-``pip install 'groundcheck[mcp]'`` (the official ``mcp`` package, 2.x).
+``pip install 'groundcheck-citations[mcp]'`` (the official ``mcp`` package, 2.x).
 """
 
 from __future__ import annotations

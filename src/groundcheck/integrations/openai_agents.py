@@ -12,7 +12,7 @@ extraction, no I/O — so they never block the agent, and they never raise into 
 
 Add it next to the default exporter with ``agents.add_trace_processor(processor)``, or
 instead of it (nothing leaves the machine) with ``agents.set_trace_processors([processor])``.
-Install with ``pip install 'groundcheck[openai-agents]'``.
+Install with ``pip install 'groundcheck-citations[openai-agents]'``.
 """
 
 from __future__ import annotations

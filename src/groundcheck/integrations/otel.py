@@ -14,7 +14,7 @@ and ``groundcheck.*`` attributes with the counts every groundcheck integration r
 the span (or span context) of the evaluated operation, the event is parented to it, so
 observability backends show it on that span.
 
-Install with ``pip install 'groundcheck[otel]'`` (the API and SDK).
+Install with ``pip install 'groundcheck-citations[otel]'`` (the API and SDK).
 """
 
 from __future__ import annotations
