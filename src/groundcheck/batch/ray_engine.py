@@ -65,6 +65,10 @@ def _connect(num_cpus: int | None) -> bool:
     if address is None and num_cpus is not None:
         kwargs["num_cpus"] = num_cpus
     where = f"the Ray cluster at {address}" if address else "a local Ray cluster"
+    gcs = _gcs_of(address) if address else None
+    if gcs is not None and not _reachable(gcs, timeout=5.0):
+        # ray.init would retry an address where nothing listens for as long as it runs.
+        raise GroundcheckError(f"cannot start or reach {where}: nothing answers there")
     quiet = logging.getLogger("ray")
     level = quiet.level
     quiet.setLevel(logging.ERROR)
@@ -75,6 +79,14 @@ def _connect(num_cpus: int | None) -> bool:
     finally:
         quiet.setLevel(level)
     return True
+
+
+def _gcs_of(address: str) -> str | None:
+    """``host:port`` of a ``RAY_ADDRESS`` to check before joining (``ray://`` included), or
+    None for the forms Ray resolves itself (``auto``, ``local``)."""
+    bare = address.split("://", 1)[-1].rstrip("/")
+    host, _, port = bare.rpartition(":")
+    return bare if host and port.isdigit() else None
 
 
 def _reachable(address: str, timeout: float = 2.0) -> bool:
