@@ -164,3 +164,27 @@ def test_a_wrong_option_is_one_error_before_any_run(tmp_path: Path) -> None:
     make_run(tmp_path, "r1", fabricated=False)
     with pytest.raises(ConfigError, match="title_threshold"):
         rate([str(tmp_path)], options={"title_threshold": 0})
+
+
+class _Vanishing(Executor):
+    """An executor whose tasks never finish and whose cluster is gone (as a Ray cluster that
+    went away): ``check_alive`` raises, as :class:`RayExecutor`'s does."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        return Future()  # never resolved
+
+    def check_alive(self) -> None:
+        self.checks += 1
+        raise GroundcheckError("the Ray cluster went away: nothing answers at 127.0.0.1:9")
+
+
+def test_a_cluster_that_goes_away_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    rows = [make_run(tmp_path, f"r{i:03d}", fabricated=False) for i in range(3)]
+    specs, _ = discover_runs([str(write_manifest(tmp_path / "runs.jsonl", rows))])
+    gone = _Vanishing()
+    with pytest.raises(GroundcheckError, match="the Ray cluster went away"):
+        list(fold_runs(specs, RateTally.of, executor=gone, workers=1))
+    assert gone.checks == 1  # the first poll while waiting found it gone
