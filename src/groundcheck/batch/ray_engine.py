@@ -20,6 +20,7 @@ import logging
 import os
 import pickle
 import socket
+import warnings
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future
 from pathlib import Path
@@ -371,21 +372,21 @@ def audit_dataset(
     seen = SeenIds()
     tally = RateTally()
     try:
-        mapped = ds.map_batches(
-            DatasetAuditor,
-            fn_constructor_kwargs={
-                "cols": cols,
-                "base": str(Path(base) if base is not None else Path.cwd()),
-                "options": opts,
-                "canary": canary,
-            },
-            batch_format="pyarrow",
-            batch_size=batch_size,
-            compute=data.ActorPoolStrategy(size=concurrency),
-            num_cpus=1,
-            max_task_retries=2,
-            max_restarts=2,
-        )
+        with warnings.catch_warnings():
+            # Bounded restarts are passed as remote args (deprecated in recent Ray, with no
+            # named replacement yet): Ray Data's default restarts an actor forever, so a row
+            # that kills its actor every time would never end the job.
+            warnings.filterwarnings("ignore", message=".*ray_remote_args.*deprecated")
+            mapped = _map(
+                ds,
+                data=data,
+                cols=cols,
+                base=base,
+                opts=opts,
+                canary=canary,
+                batch_size=batch_size,
+                concurrency=concurrency,
+            )
         for batch in mapped.iter_batches(batch_format="pyarrow", batch_size=None):
             for blob in batch.column("result").to_pylist():
                 result: RunResult = pickle.loads(blob)  # our own actors' output
@@ -406,6 +407,35 @@ def audit_dataset(
         confidence=confidence,
         max_rate=max_rate,
         notes_omitted=notes.omitted,
+    )
+
+
+def _map(
+    ds: Any,
+    *,
+    data: Any,
+    cols: Mapping[str, str],
+    base: str | Path | None,
+    opts: Mapping[str, Any],
+    canary: bool,
+    batch_size: int,
+    concurrency: int,
+) -> Any:
+    """The dataset mapped through :class:`DatasetAuditor` actors (lazily: nothing runs yet)."""
+    return ds.map_batches(
+        DatasetAuditor,
+        fn_constructor_kwargs={
+            "cols": dict(cols),
+            "base": str(Path(base) if base is not None else Path.cwd()),
+            "options": dict(opts),
+            "canary": canary,
+        },
+        batch_format="pyarrow",
+        batch_size=batch_size,
+        compute=data.ActorPoolStrategy(size=concurrency),
+        num_cpus=1,
+        max_task_retries=2,
+        max_restarts=2,
     )
 
 
