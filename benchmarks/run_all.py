@@ -12,6 +12,9 @@
 5. Verbatim quotes: precision/recall on cases built from real tool outputs
    (benchmarks/eval_quotes.py), index and search on 10,000 outputs and the hostile inputs of
    issue 13 (benchmarks/bench_quotes.py).
+6. ``groundcheck rate`` over many runs on each engine (process, and Ray when the extra is
+   installed): runs/s, peak RSS of the process tree, memory 5,000 -> 50,000 runs and the same
+   JSON from every engine (benchmarks/bench_rate.py; about 10 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -184,6 +187,13 @@ def main() -> None:
     parser.add_argument(
         "--outputs", type=int, default=10_000, help="tool outputs for the quote index timing"
     )
+    parser.add_argument(
+        "--rate-runs",
+        type=int,
+        nargs="+",
+        default=[5_000, 50_000],
+        help="batch sizes for the rate benchmark (issue 16: memory flat from 5,000 to 50,000)",
+    )
     args = parser.parse_args()
     extraction_table(args.mb)
     hostile_table()
@@ -194,6 +204,12 @@ def main() -> None:
     _section("5a. verbatim quotes on real tool outputs", "eval_quotes.py", "--show", "0")
     _section(
         "5b. quote index and hostile inputs", "bench_quotes.py", "--outputs", str(args.outputs)
+    )
+    _section(
+        "6. rate over many runs, per engine",
+        "bench_rate.py",
+        "--runs",
+        *(str(n) for n in args.rate_runs),
     )
 
 

@@ -33,6 +33,8 @@ __all__ = [
     "paired_comparison",
     "rule_of_three",
     "sample_size",
+    "tasks_to_settle",
+    "three_way_gate",
     "wilson",
 ]
 
@@ -244,6 +246,58 @@ def clean_runs_needed(
     if not 0 < target < 1:
         return None
     return _smallest(lambda extra: wilson(flagged, runs + extra, confidence).high <= target)
+
+
+def three_way_gate(low: float, high: float, maximum: float) -> str:
+    """A gate read off an interval: ``"pass"`` when its upper bound is at most ``maximum``,
+    ``"fail"`` when its lower bound is above it, ``"inconclusive"`` when it straddles it.
+
+    A point estimate under the maximum is not a pass: only the interval can say the rate is
+    below it at the chosen confidence.
+
+    >>> i = wilson(3, 60)
+    >>> three_way_gate(i.low, i.high, 0.20), three_way_gate(i.low, i.high, 0.05)
+    ('pass', 'inconclusive')
+    >>> three_way_gate(wilson(30, 60).low, wilson(30, 60).high, 0.20)
+    'fail'
+    """
+    if high <= maximum:
+        return "pass"
+    if low > maximum:
+        return "fail"
+    return "inconclusive"
+
+
+def tasks_to_settle(
+    both: int, only_a: int, only_b: int, neither: int, *, maximum: float, confidence: float = 0.95
+) -> int | None:
+    """About how many more paired tasks, at the rates seen so far, would take Newcombe's
+    interval for the difference off ``maximum`` (a paired gate that is inconclusive now).
+
+    An estimate: the four cells are scaled up in proportion. 0 when the gate is already
+    settled; None when no number of tasks would (no task yet, or the observed difference
+    sits on ``maximum``).
+
+    >>> tasks_to_settle(0, 3, 0, 27, maximum=0.0)  # 3 of 30 only A: about 16 more tasks like these
+    16
+    >>> tasks_to_settle(0, 0, 0, 0, maximum=0.0) is None
+    True
+    """
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return None
+
+    def settled(extra: int) -> bool:
+        scale = (n + extra) / n
+        a, b, c, d = (round(cell * scale) for cell in (both, only_a, only_b, neither))
+        interval = newcombe_paired(a, b, c, d, confidence)
+        return three_way_gate(interval.low, interval.high, maximum) != "inconclusive"
+
+    if settled(0):
+        return 0
+    if (only_a - only_b) / n == maximum:
+        return None
+    return _smallest(settled)
 
 
 def _smallest(reached: Callable[[int], bool], *, start: int = 0) -> int | None:

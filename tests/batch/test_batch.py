@@ -43,7 +43,9 @@ def test_discover_folders_globs_and_session_folders(tmp_path: Path) -> None:
     )
     assert [s.run for s in specs] == ["r1", "r2", "sess_5b6bf0ea8f98", "sess_b40bd7824aed"]
     assert specs[2].report is None  # the session folder's report is read from the trace
-    assert notes == []
+    assert notes == [
+        f"{tmp_path / 'batch' / 'empty'}: not a run (no report.md, no logs/trace.jsonl)"
+    ]
 
 
 def test_manifest_problems_are_counted_not_fatal(tmp_path: Path) -> None:
@@ -63,9 +65,11 @@ def test_manifest_problems_are_counted_not_fatal(tmp_path: Path) -> None:
     report = summarize(results, notes)
     assert report.overall.runs == 1
     problems = {r.run: r.problem for r in report.unreadable}
-    assert problems[f"{manifest}:2"] == "manifest line is not valid JSON"
-    assert problems[f"{manifest}:3"] == "manifest line needs a 'run' id"
+    assert problems[f"{manifest}:2"] == f"{manifest}:2: manifest line is not valid JSON"
+    assert problems[f"{manifest}:3"] == f"{manifest}:3: manifest line needs a 'run' id"
     assert "no such file" in (problems["gone"] or "")
+    errors = {r.run for r in report.unreadable if r.input_error}
+    assert errors == {f"{manifest}:2", f"{manifest}:3"}  # a missing file is not an input error
 
 
 def test_rates_groups_and_targets(tmp_path: Path) -> None:
@@ -94,7 +98,7 @@ def test_parallel_matches_sequential(tmp_path: Path) -> None:
     manifest = tmp_path / "runs.jsonl"
     manifest.write_text("".join(json.dumps(e) + "\n" for e in entries), "utf-8")
     specs, _ = discover_runs([str(manifest)])
-    assert audit_runs(specs, workers=1) == audit_runs(specs, workers=2)
+    assert list(audit_runs(specs, workers=1)) == list(audit_runs(specs, workers=2))
 
 
 def test_any_executor_gives_the_same_results(tmp_path: Path) -> None:
@@ -106,8 +110,8 @@ def test_any_executor_gives_the_same_results(tmp_path: Path) -> None:
     manifest.write_text("".join(json.dumps(e) + "\n" for e in entries), "utf-8")
     specs, _ = discover_runs([str(manifest)])
     with ThreadPoolExecutor(2) as pool:
-        threaded = audit_runs(specs, executor=pool)
-    assert threaded == audit_runs(specs, workers=1)
+        threaded = list(audit_runs(specs, executor=pool))
+    assert threaded == list(audit_runs(specs, workers=1))
     assert sum(r.flagged for r in threaded) == 14
 
 
@@ -117,8 +121,8 @@ def test_policy_options_travel_to_the_workers(tmp_path: Path) -> None:
     manifest = tmp_path / "runs.jsonl"
     manifest.write_text("".join(json.dumps(e) + "\n" for e in entries), "utf-8")
     specs, _ = discover_runs([str(manifest)])
-    strict = audit_runs(specs, workers=2)
-    ids_only = audit_runs(specs, workers=2, options={"extractors": ["doi"]})
+    strict = list(audit_runs(specs, workers=2))
+    ids_only = list(audit_runs(specs, workers=2, options={"extractors": ["doi"]}))
     assert all(r.flagged for r in strict)
     assert not any(r.flagged for r in ids_only)
 

@@ -23,7 +23,7 @@ def test_each_sample_and_epoch_is_a_run() -> None:
         for sample in ("moe:1", "moe:2", "rag:1", "rag:2")
     ]
     assert [s.task for s in specs[:4]] == ["moe", "moe", "rag", "rag"]
-    results = audit_runs(specs, workers=1)
+    results = list(audit_runs(specs, workers=1))  # streamed: a generator
     assert all(r.readable and r.flagged for r in results)  # every answer cites 2004.04906
     assert [r.fabricated for r in results[:4]] == [1, 1, 1, 1]
     assert summarize(results).overall.runs == 8

@@ -25,9 +25,19 @@ if TYPE_CHECKING:
     from groundcheck.extractors import Registry
     from groundcheck.render import RenderContext
 
-__all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_FINDINGS", "EXIT_OK", "Command", "render_error"]
+__all__ = [
+    "COMMANDS",
+    "EXIT_ERROR",
+    "EXIT_FINDINGS",
+    "EXIT_INCONCLUSIVE",
+    "EXIT_OK",
+    "Command",
+    "render_error",
+]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INCONCLUSIVE = 3
+"""``rate --max-rate`` and ``compare --max-difference``: the interval straddles the maximum."""
 
 
 @frozen
@@ -337,6 +347,23 @@ def run_extractors(args: argparse.Namespace) -> int:
 # -- rate, compare -----------------------------------------------------------------------------
 
 
+def _batch_places(args: argparse.Namespace) -> dict[str, Any]:
+    """Where runs are found and audited: report names, the manifest root, the engine."""
+    return {
+        "report_names": tuple(args.report_names or ()) or ("report.md",),
+        "root": args.root,
+        "engine": args.engine,
+    }
+
+
+def _input_errors(problems: list[str], count: int) -> None:
+    """Input errors of a batch, one line each (the first few), after the report is printed."""
+    for problem in problems[:5]:
+        _fail(problem)
+    if count > 5:
+        _fail(f"… and {count - 5} more input errors (listed under 'unreadable' in --format json)")
+
+
 def declare_rate(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "runs",
@@ -351,6 +378,13 @@ def declare_rate(p: argparse.ArgumentParser) -> None:
         default=0.01,
         metavar="P",
         help="upper bound to reach (default 0.01)",
+    )
+    p.add_argument(
+        "--max-rate",
+        type=float,
+        metavar="R",
+        help="gate on the run rate: pass (exit 0) when the interval's upper bound is at most R, "
+        "fail (exit 1) when its lower bound is above R, inconclusive (exit 3) otherwise",
     )
     p.add_argument("--plot", metavar="FILE", help="draw a forest plot to FILE (.png, .svg, .pdf)")
     p.add_argument(
@@ -367,6 +401,8 @@ def run_rate(args: argparse.Namespace) -> int:
 
     _check_level(args.target, "--target")
     _check_level(args.confidence, "--confidence")
+    if args.max_rate is not None:
+        _check_level(args.max_rate, "--max-rate")
     _check_workers(args.workers)
     if not args.no_plugins:
         _registry(args)  # a broken plug-in is reported here, once, not by every worker
@@ -378,8 +414,20 @@ def run_rate(args: argparse.Namespace) -> int:
         canary=args.canary,
         workers=args.workers,
         progress=progress_factory(not args.quiet),
+        max_rate=args.max_rate,
+        **_batch_places(args),
     )
     _write(_render("rate", args, report))
+    if args.plot and report.overall.runs:
+        from groundcheck.render.plot import forest_plot
+
+        forest_plot(report, args.plot)
+        terminal.info(f"plot written to {args.plot}", args.quiet)
+    if report.input_errors:
+        _input_errors(
+            [u.problem or u.run for u in report.unreadable if u.input_error], report.input_errors
+        )
+        return EXIT_ERROR
     if report.overall.runs == 0:
         _fail("no run could be audited; nothing was measured")
         return EXIT_ERROR
@@ -390,25 +438,34 @@ def run_rate(args: argparse.Namespace) -> int:
             "an id no tool returned went unreported, so these rates cannot be trusted"
         )
         return EXIT_ERROR
-    if args.plot:
-        from groundcheck.render.plot import forest_plot
-
-        forest_plot(report, args.plot)
-        terminal.info(f"plot written to {args.plot}", args.quiet)
-    return EXIT_OK
+    return EXIT_OK if report.gate is None else report.gate.exit_code
 
 
 def declare_compare(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="runs of agent A (folder, glob or manifest)")
     p.add_argument("b", metavar="B", help="runs of agent B")
+    p.add_argument(
+        "--max-difference",
+        type=float,
+        metavar="D",
+        help="gate on the difference in run rates A − B: pass (exit 0) when the interval's "
+        "upper bound is at most D, fail (exit 1) when its lower bound is above D, "
+        "inconclusive (exit 3) otherwise",
+    )
     add_batch(p, "compare")
 
 
 def run_compare(args: argparse.Namespace) -> int:
     from groundcheck.batch import compare
     from groundcheck.cli.progress import progress_factory
+    from groundcheck.errors import ConfigError
 
     _check_level(args.confidence, "--confidence")
+    if args.max_difference is not None and not -1 < args.max_difference < 1:
+        raise ConfigError(
+            f"--max-difference must be between -1 and 1 (a difference of proportions), "
+            f"got {args.max_difference}"
+        )
     _check_workers(args.workers)
     if not args.no_plugins:
         _registry(args)  # a broken plug-in is reported here, once, not by every worker
@@ -419,12 +476,20 @@ def run_compare(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         workers=args.workers,
         progress=progress_factory(not args.quiet),
+        max_difference=args.max_difference,
+        **_batch_places(args),
     )
     _write(_render("compare", args, report))
+    if report.input_errors:
+        _input_errors(
+            [u.problem or u.run for _, u in report.unreadable if u.input_error],
+            report.input_errors,
+        )
+        return EXIT_ERROR
     if report.result.pairs == 0:
         _fail("no task was audited on both sides")
         return EXIT_ERROR
-    return EXIT_OK
+    return EXIT_OK if report.gate is None else report.gate.exit_code
 
 
 # -- ledger ------------------------------------------------------------------------------------

@@ -167,10 +167,38 @@ def policy_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def add_batch(parser: argparse.ArgumentParser, kind: str) -> None:
-    """Options of the commands that audit many runs."""
+    """Options of the commands that audit many runs: every policy option ``audit`` takes,
+    where runs are found, and where they are audited."""
     add_format(parser, kind)
     add_policy(parser)
     parser.add_argument(
         "--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)"
     )
-    parser.add_argument("--workers", type=int, metavar="N", help="processes (default: all cores)")
+    runs = parser.add_argument_group("finding runs")
+    runs.add_argument(
+        "--report-name",
+        action="append",
+        dest="report_names",
+        metavar="NAME",
+        help="the report file of a run folder, matched case-insensitively (repeatable; "
+        "default report.md); a folder holding two is an error",
+    )
+    runs.add_argument(
+        "--root",
+        metavar="DIR",
+        help="paths in a manifest must resolve inside DIR (default: the manifest's own folder)",
+    )
+    where = parser.add_argument_group("engine")
+    where.add_argument(
+        "--engine",
+        choices=("process", "ray"),
+        default="process",
+        help="process: this machine's cores (default); ray: a Ray cluster, RAY_ADDRESS or a "
+        "local one (needs the 'ray' extra); the output is the same, byte for byte",
+    )
+    where.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="processes (default: all cores); with --engine ray, the CPUs of a local cluster",
+    )
