@@ -95,3 +95,40 @@ def test_any_text_scans_into_ordered_valid_blocks(text: str) -> None:
     assert [b.start for b in blocks] == sorted(b.start for b in blocks)
     for (a, b), (c, _) in pairwise(code):
         assert a <= b <= c
+
+
+def test_a_table_row_hard_wrapped_inside_a_cell_is_one_row() -> None:
+    """Exporters wrap long titles (the arXiv API at ~70 characters): ``| A long title that``
+    then ``  goes on | arXiv | 2024 |`` is one row, its first cell the whole title."""
+    from groundcheck.document.blocks import scan
+
+    text = (
+        "| Title | Venue | Year |\n|---|---|---|\n"
+        "| FMARS: Annotating Remote Sensing Images for Disaster Management using\n"
+        "  Foundation Models | arXiv | 2024 |\n"
+        "| Short | NeurIPS | 2020 |\n"
+    )
+    blocks, _, line_starts = scan(text)
+    cells = [(b.line, b.row, " ".join(text[b.body : b.end].split())) for b in blocks]
+    assert cells[3:] == [
+        (
+            3,
+            1,
+            "FMARS: Annotating Remote Sensing Images for Disaster Management using "
+            "Foundation Models",
+        ),
+        (3, 1, "arXiv"),
+        (3, 1, "2024"),
+        (5, 2, "Short"),
+        (5, 2, "NeurIPS"),
+        (5, 2, "2020"),
+    ]
+    assert len(line_starts) == text.count("\n") + 1
+
+
+def test_a_row_followed_by_prose_is_not_joined() -> None:
+    from groundcheck.document.blocks import scan
+
+    text = "| a | b\nplain prose line\n"
+    blocks, _, _ = scan(text)
+    assert all("prose" not in text[b.body : b.end] for b in blocks if b.kind == "cell")

@@ -93,3 +93,37 @@ def test_gemini_cli_results_without_output_are_not_recorded() -> None:
     ]
     lenient = audit(trace.report or "", trace.evidence, unrecorded_severity="warning")
     assert lenient.ok
+
+
+def test_csv_and_tsv_exports_are_read_row_by_row(tmp_path: Path) -> None:
+    """A spreadsheet export of search results: header row, one paper per row, titles wrapped
+    inside quoted fields (tests/corpus/langgraph-litagent-wrapped-titles-records)."""
+    import groundcheck
+
+    csv_path = tmp_path / "papers.csv"
+    csv_path.write_text(
+        "id,title,doi,url\n"
+        'http://arxiv.org/abs/2507.02743v1,"Prompt learning with bounding box constraints\n'
+        '  for medical image segmentation",,http://arxiv.org/abs/2507.02743v1\n'
+        ",Some Paper,10.1000/xyz,\n",
+        "utf-8",
+    )
+    trace = groundcheck.load_evidence(csv_path, format="records")
+    assert [c.call_id for c in trace.evidence.calls] == ["papers.csv:2:$", "papers.csv:4:$"]
+    report = "arXiv:2507.02743 and doi:10.1000/xyz."
+    assert groundcheck.audit(report, trace.evidence).ok
+    tsv_path = tmp_path / "papers.tsv"
+    tsv_path.write_text("doi\ttitle\n10.1000/xyz\tSome Paper\n", "utf-8")
+    assert groundcheck.audit(
+        "doi:10.1000/xyz", groundcheck.load_evidence(tsv_path, format="records").evidence
+    ).ok
+
+
+def test_broken_csv_names_the_file_and_line(tmp_path: Path) -> None:
+    import groundcheck
+    from groundcheck.errors import InputError
+
+    path = tmp_path / "bad.csv"
+    path.write_text('doi,title\n10.1/x,"unterminated\n', "utf-8")
+    with pytest.raises(InputError, match=r"bad\.csv.*CSV"):
+        groundcheck.load_evidence(path, format="records")

@@ -316,7 +316,12 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
             elif ch == "|" or (in_table and text.find("|", first, content_end) != -1):
                 close()
                 if _DELIMITER.match(text, pos, content_end) is None:
-                    cells = _cells(text, first, content_end)
+                    row_end = content_end
+                    row_wrap = _wrapped_row(text, first, content_end, nl) if ch == "|" else None
+                    if row_wrap is not None:
+                        line_starts.append(nl + 1)
+                        row_end, nl = row_wrap  # one row, hard-wrapped inside a cell
+                    cells = _cells(text, first, row_end)
                     is_header = table_header is None
                     if table_header is None:
                         table_header = [text[a:b] for a, b in cells]
@@ -335,6 +340,8 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                             )
                         )
                     table_rows += 1
+                    if row_wrap is not None:
+                        line_no += 1
                 in_table = True
             elif (
                 nl != -1
@@ -405,6 +412,26 @@ def _wrapped_heading(text: str, nl: int) -> int | None:
     if m is None or "\n" in text[nl + 1 : m.end()]:
         return None
     return m.end()
+
+
+def _wrapped_row(text: str, first: int, end: int, nl: int) -> tuple[int, int] | None:
+    """``(end, newline)`` of the next line when it finishes a table row this line began.
+
+    Exporters hard-wrap long cells (the arXiv API wraps titles at ~70 characters): a row that
+    opens with ``|`` but does not close with one, followed by a line that does not open with
+    ``|`` but closes with one, is one row. Anything else (a table without outer pipes, a row
+    followed by prose) is left as written.
+    """
+    if nl == -1 or text[first:end].rstrip(" \t").endswith("|"):
+        return None
+    start = nl + 1
+    nxt = text.find("\n", start)
+    stop = len(text) if nxt == -1 else nxt
+    line = text[start:stop].rstrip("\r")
+    body = line.strip(" \t")
+    if not body or body.startswith("|") or not body.endswith("|") or body.count("|") < 2:
+        return None
+    return start + len(line), nxt
 
 
 def _is_delimiter(text: str, pos: int) -> bool:

@@ -5,15 +5,20 @@ Pipelines and apps keep what they retrieved in exports of their own: a citation 
 a JSON Lines file of search hits. ``--evidence-format records`` (``format="records"``) reads
 such a file: every JSON object that carries an identifier, URL or title field
 (:data:`RECORD_KEYS`, any depth, the outermost one) is one returned work, evidence like a tool
-output. It is never chosen by guessing: a file of records is only read so when asked.
+output. A ``.csv`` or ``.tsv`` file (a spreadsheet export of search results: a header row, then
+one paper per row) is read row by row, each row a record under its header's names. It is never
+chosen by guessing: a file of records is only read so when asked.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from groundcheck.errors import InputError
 from groundcheck.evidence.jsonio import JsonRecords
 from groundcheck.evidence.trace import Trace, make_evidence
 from groundcheck.model import EvidenceSet
@@ -67,11 +72,15 @@ def read_records(source: Input, reading: Reading) -> Trace:
     """Every record of a JSON document or JSON Lines file, one piece of evidence each."""
     if reading.provenance.scanning:
         return Trace(EvidenceSet(), None, "records")
-    records = JsonRecords(source, lambda doc, _: [doc])
     name = Path(source.name).name
+    suffix = Path(source.name).suffix.lower()
+    tabular = suffix in _DELIMITERS
+    records = None if tabular else JsonRecords(source, lambda doc, _: [doc])
+    rows = _table_rows(source, _DELIMITERS[suffix]) if tabular else records
+    assert rows is not None
     calls = []
     shared: dict[Any, Any] = {}
-    for line, value in records:
+    for line, value in rows:
         for where, record in find_records(value):
             call_id = f"{name}:{line}:{where}" if line is not None else f"{name}:{where}"
             calls.append(
@@ -80,10 +89,35 @@ def read_records(source: Input, reading: Reading) -> Trace:
                     source=source.name, ignore=frozenset(), shared=shared,
                 )
             )  # fmt: skip
-    notes = list(records.notes())
+    notes = list(records.notes()) if records is not None else []
     if not calls:
         notes.append(
             f"{source.name}: no record with an identifier, URL or title field "
             f"({', '.join(sorted(RECORD_KEYS)[:8])}, …)"
         )
     return Trace(EvidenceSet(calls, notes), None, "records")
+
+
+_DELIMITERS = {".csv": ",", ".tsv": "\t"}
+
+
+def _table_rows(source: Input, delimiter: str) -> Iterator[tuple[int | None, Any]]:
+    """``(line, {column: value})`` for each row of a CSV/TSV file with a header row. Quoted
+    fields may span lines (titles wrapped by the exporter); the line is where the row starts.
+    Empty cells are left out, so an empty ``doi`` column is no ``doi`` field."""
+    text = source.text()
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        header = next(reader, None)
+        if header is None:
+            return
+        names = [h.strip() for h in header]
+        start = reader.line_num + 1
+        for row in reader:
+            record = {k: v for k, v in zip(names, row, strict=False) if k and v.strip()}
+            if record:
+                yield start, record
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        where = reader.line_num
+        raise InputError(f"not valid CSV: {exc}", source=source.name, line=where) from None
