@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
+from groundcheck.extractors.hints import lowered
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
 
 __all__ = [
@@ -210,7 +211,7 @@ class TitleExtractor:
                 found.setdefault((mention.start, mention.end), mention)
 
         if "itle" in text or "ITLE" in text:
-            for m in _BIB_TITLE.finditer(text):
+            for m in _bib_titles(text):
                 end = _closing(text, m.end(), m.group(1))
                 if end is not None:
                     add(m.end(), end, "bibtex")
@@ -264,6 +265,27 @@ class TitleExtractor:
             yield 0
         for m in _LINE_START.finditer(text):
             yield m.start() + 1
+
+
+def _bib_titles(text: str) -> Iterator[re.Match[str]]:
+    """``title = {`` / ``title = "`` openers in text order.
+
+    A case-insensitive regex tests every position (~15 MB/s); the word ``title`` is found on
+    the shared lower-cased copy instead, and the pattern is tried only there. The dotless and
+    dotted i (which ``(?i)`` also matches to ``i``) send the text to the full scan.
+    """
+    if not text.isascii() and ("\u0131" in text or "\u0130" in text):
+        yield from _BIB_TITLE.finditer(text)
+        return
+    low = lowered(text)
+    at = low.find("title")
+    while at != -1:
+        m = _BIB_TITLE.match(text, at)
+        if m is not None:
+            yield m
+            at = low.find("title", m.end())
+        else:
+            at = low.find("title", at + 1)
 
 
 def _closing(text: str, start: int, opener: str) -> int | None:
