@@ -30,6 +30,7 @@ from attrs import frozen
 from groundcheck.evidence.walk import FlatOutput, Record, authors_of, flatten, year_of
 from groundcheck.extractors import Extractor, find_mentions, identifiers_in
 from groundcheck.extractors.builtin import BUILTIN
+from groundcheck.extractors.hints import word_matches
 from groundcheck.extractors.registry import schemes_of
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Work
 from groundcheck.text import TextView
@@ -364,7 +365,7 @@ _TITLE_WORD = re.compile(r"(?i)\b(?:title|paper)\b")
 def _delimited(text: str) -> Iterator[_Item]:
     """Rows of tab-, pipe- or comma-separated listings whose header line has a title field."""
     seen_lines: set[int] = set()
-    for m in _TITLE_WORD.finditer(text):
+    for m in word_matches(text, _TITLE_WORD, ("title", "paper")):
         line_start = _line_start(text, m.start())
         if line_start is None or line_start in seen_lines:
             continue

@@ -9,10 +9,11 @@ is made once per text and shared by every extractor that asks for it.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Iterator
 
-__all__ = ["hint_positions", "lowered"]
+__all__ = ["hint_positions", "lowered", "word_matches"]
 
 _DOTTED_CAPITAL_I = "\u0130"
 """The one character whose lower case is two characters long (``İ`` -> ``i̇``); replaced before
@@ -64,3 +65,33 @@ def hint_positions(low: str, needles: Iterable[str]) -> Iterator[int]:
             found.add(at)
             at = low.find(needle, at + 1)
     yield from sorted(found)
+
+
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The non-ASCII letters a case-insensitive regex matches to ASCII ones (İ ı ſ K)."""
+
+
+def word_matches(text: str, pattern: re.Pattern[str], needles: tuple[str, ...]) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` for a case-insensitive pattern whose every match starts with
+    one of ``needles`` (lower-case), at the speed of substring search.
+
+    A ``(?i)`` regex tests every position (~15 MB/s); here the needles are found on the
+    lower-cased copy and the pattern is tried only there, in order and without overlaps,
+    as ``finditer`` would. A text holding a letter that ``(?i)`` folds to ASCII (``ı``
+    matches ``i``) takes the plain scan.
+
+    >>> [m.group() for m in word_matches("A Title, a TITLE", re.compile(r"(?i)\\btitle\\b"), ("title",))]
+    ['Title', 'TITLE']
+    """
+    if not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII):
+        yield from pattern.finditer(text)
+        return
+    low = lowered(text)
+    resume = 0
+    for at in hint_positions(low, needles):
+        if at < resume:
+            continue
+        m = pattern.match(text, at)
+        if m is not None:
+            yield m
+            resume = max(m.end(), at + 1)
