@@ -133,17 +133,26 @@ def _variant(draw: st.DrawFn, titles: list[str]) -> str:
 @given(st.data(), st.lists(_titles, min_size=1, max_size=40), st.sampled_from([60, 75, 85, 90, 95]))
 def test_index_equals_brute_force(data: st.DataObject, titles: list[str], threshold: int) -> None:
     """Whatever the titles and threshold, the filtered search returns brute force's answer."""
-    index = TitleIndex(titles)
+    scanning, filtering = TitleIndex(titles), _filtering(titles)
     for _ in range(5):
         query = data.draw(st.one_of(_titles, _variant(titles)))
-        found = index.best_choice(normalize_title(query), threshold)
-        expected = _brute(index, query, threshold)
-        if expected is None:
-            assert found is None, (query, found)
-        else:
-            assert found is not None, (query, expected)
-            assert found[0] == expected[0]
-            assert found[1] == pytest.approx(expected[1])
+        expected = _brute(scanning, query, threshold)
+        for index in (scanning, filtering):
+            found = index.best_choice(normalize_title(query), threshold)
+            if expected is None:
+                assert found is None, (query, found)
+            else:
+                assert found is not None, (query, expected)
+                assert found[0] == expected[0]
+                assert found[1] == pytest.approx(expected[1])
+
+
+def _filtering(titles: list[str]) -> TitleIndex:
+    """An index that filters by its 5-gram postings from the first fuzzy query on (a small
+    index otherwise scores every choice of a fitting length)."""
+    index = TitleIndex(titles)
+    index.SCAN_BUDGET = 0
+    return index
 
 
 def _brute_search(index: TitleIndex, query: str, threshold: float) -> tuple[int, float] | None:
@@ -156,12 +165,13 @@ def _brute_search(index: TitleIndex, query: str, threshold: float) -> tuple[int,
             continue
         for j, choice in enumerate(index.choices):
             owner = index.owners[j]
-            scored = [(Levenshtein.normalized_similarity(q, choice), 0)]
+            cutoff = threshold / 100  # rapidfuzz's own cutoff test, as the index uses it
+            scored = [(Levenshtein.normalized_similarity(q, choice, score_cutoff=cutoff), 0)]
             p = prefix_of(q, choice) if index.prefixable[j] else None
             if p is not None:
-                scored.append((Levenshtein.normalized_similarity(q, p), 1))
+                scored.append((Levenshtein.normalized_similarity(q, p, score_cutoff=cutoff), 1))
             for score, how in scored:
-                if score >= threshold / 100:
+                if score and score >= cutoff:
                     key = (-score * 100, how, owner, rank)
                     best = key if best is None or key < best else best
         for owner, title in enumerate(index.titles):
@@ -185,16 +195,17 @@ _cut = st.tuples(_titles, st.integers(1, 4)).map(lambda p: p[0][: -p[1]] + "..."
 def test_search_equals_brute_force(data: st.DataObject, titles: list[str], threshold: int) -> None:
     """Under every rule (whole forms, prefixes, cut titles), with the length filter, the lazy
     n-gram postings and the exact lookup, search returns what scoring everything returns."""
-    index = TitleIndex(titles)
+    scanning, filtering = TitleIndex(titles), _filtering(titles)
     for _ in range(5):
         query = data.draw(st.one_of(_titles, _variant(titles), _prefixed))
-        found = index.best(query, threshold)
-        expected = _brute_search(index, query, threshold)
-        if expected is None:
-            assert found is None, (query, found)
-        else:
-            assert found is not None, (query, expected)
-            assert (found.index, found.score) == (expected[0], pytest.approx(expected[1]))
+        expected = _brute_search(scanning, query, threshold)
+        for index in (scanning, filtering):
+            found = index.best(query, threshold)
+            if expected is None:
+                assert found is None, (query, found)
+            else:
+                assert found is not None, (query, expected)
+                assert (found.index, found.score) == (expected[0], pytest.approx(expected[1]))
 
 
 def test_a_long_query_scores_nothing_against_short_titles() -> None:
@@ -204,9 +215,13 @@ def test_a_long_query_scores_nothing_against_short_titles() -> None:
     index = TitleIndex(titles)
     assert index.best("word " * 2000, 90) is None
     assert index.best("paper number 4321 about topic 53 and method 5", 90) is not None
-    assert index._grams is None  # exact hit, and a query too long: no fuzzy search at all
-    assert index.best("paper numbr 4321 about topic 53 and method 5", 90) is not None
-    assert index._grams is not None
+    assert index._scanned == 0  # an exact hit, and a query too long: nothing scored
+    fuzzy = "paper numbr 4321 about topic 53 and method 5"
+    for _ in range(TitleIndex.SCAN_BUDGET):
+        assert index.best(fuzzy, 90) is not None
+    assert index._grams is None  # scanning still cost less than building the postings
+    found = index.best(fuzzy, 90)
+    assert index._grams is not None and found is not None and found.index == 4321
 
 
 def test_huge_and_many_titles_are_correct() -> None:

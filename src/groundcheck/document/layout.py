@@ -9,7 +9,7 @@ phrases are only looked up, never reported: a bold sentence is not a citation.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from groundcheck.model import Citation
@@ -37,6 +37,7 @@ class Layout:
         self._starts = starts
         self._ids: dict[int, list[Citation]] = {}
         self._titles: dict[int, list[Citation]] = {}
+        self._pairing: dict[int, _Pairing] = {}
         for c in citations:
             if c.source is not None:
                 continue  # bibliography files have no paragraphs worth pairing
@@ -66,29 +67,95 @@ class Layout:
         candidates = self._titles.get(block, [])
         if not candidates:
             return None
-        others = [c for c in self._ids.get(block, []) if c is not identifier]
-
-        def clear(lo: int, hi: int) -> bool:
-            return not any(lo <= c.start and c.end <= hi for c in others)
-
         start, end = identifier.start, identifier.end
-        before = [t for t in candidates if t.end <= start and clear(t.end, start)]
-        after = [t for t in candidates if t.start >= end and clear(end, t.start)]
+        if end <= start:  # an empty span could sit inside a gap: the plain definition
+            return _title_beside(identifier, candidates, self._ids.get(block, []))
+        pairs = self._pairing.get(block)
+        if pairs is None:
+            pairs = self._pairing[block] = _Pairing(candidates, self._ids.get(block, []))
+        before, after = pairs.around(start, end)
         # Same line first ("Title (arXiv:X)", "X Title"), then the paragraph (a heading above);
         # before the id first, then after it; written titles before plain adjacent words.
-        for pool, on_line in ((before, True), (after, True), (before, False), (after, False)):
-            chosen = [t for t in pool if _same_line(t, identifier) == on_line]
-            if on_line is False:
-                chosen = [t for t in chosen if t.kind != "adjacent"]
-            if chosen:
-                return min(
-                    chosen,
-                    key=lambda t: (
-                        t.kind == "adjacent",
-                        start - t.end if t.end <= start else t.start - end,
-                    ),
-                )
-        return None
+        return _choose(identifier, before, after)
+
+
+class _Pairing:
+    """The titles and ids of one paragraph, indexed by position, so that finding the titles
+    with no other id between them and an id is two binary searches, not a scan of every
+    title times every id (a reference list of thousands of entries is one paragraph).
+
+    A title before the id at ``start`` is clear when no id lies wholly inside
+    ``[title.end, start]``: when its end is after the last start of an id ending by
+    ``start``. After the id (ending at ``end``): when the title starts before the first end
+    of an id starting from ``end``. (The id itself lies in neither range: its span is not
+    empty.)
+    """
+
+    def __init__(self, titles: list[Citation], ids: list[Citation]) -> None:
+        self.order = {id(t): k for k, t in enumerate(titles)}
+        self.by_end = sorted(titles, key=lambda t: t.end)
+        self.ends = [t.end for t in self.by_end]
+        self.by_start = sorted(titles, key=lambda t: t.start)
+        self.starts = [t.start for t in self.by_start]
+        ending = sorted(ids, key=lambda c: c.end)
+        self.id_ends = [c.end for c in ending]
+        self.max_start: list[int] = []  # max start among ids[:k+1] by end
+        for c in ending:
+            self.max_start.append(max(c.start, self.max_start[-1]) if self.max_start else c.start)
+        starting = sorted(ids, key=lambda c: c.start)
+        self.id_starts = [c.start for c in starting]
+        self.min_end = [c.end for c in starting]  # min end among ids[k:] by start
+        for k in range(len(self.min_end) - 2, -1, -1):
+            self.min_end[k] = min(self.min_end[k], self.min_end[k + 1])
+
+    def around(self, start: int, end: int) -> tuple[list[Citation], list[Citation]]:
+        """(clear titles before, clear titles after) the id ``[start, end)``, in title order."""
+        k = bisect_right(self.id_ends, start)
+        last = self.max_start[k - 1] if k else None  # an id inside [t.end, start] needs this
+        lo = bisect_left(self.ends, last + 1) if last is not None else 0
+        before = self.by_end[lo : bisect_right(self.ends, start)]
+        k = bisect_left(self.id_starts, end)
+        first = self.min_end[k] if k < len(self.min_end) else None
+        hi = bisect_left(self.starts, first) if first is not None else len(self.starts)
+        after = self.by_start[bisect_left(self.starts, end) : hi]
+        if first is not None:
+            after = [t for t in after if t.start < first]
+        order = self.order
+        return sorted(before, key=lambda t: order[id(t)]), sorted(after, key=lambda t: order[id(t)])
+
+
+def _title_beside(
+    identifier: Citation, candidates: list[Citation], ids: list[Citation]
+) -> Citation | None:
+    """The plain definition :meth:`Layout.title_beside` follows (kept for empty spans)."""
+    others = [c for c in ids if c is not identifier]
+
+    def clear(lo: int, hi: int) -> bool:
+        return not any(lo <= c.start and c.end <= hi for c in others)
+
+    start, end = identifier.start, identifier.end
+    before = [t for t in candidates if t.end <= start and clear(t.end, start)]
+    after = [t for t in candidates if t.start >= end and clear(end, t.start)]
+    return _choose(identifier, before, after)
+
+
+def _choose(
+    identifier: Citation, before: list[Citation], after: list[Citation]
+) -> Citation | None:
+    start, end = identifier.start, identifier.end
+    for pool, on_line in ((before, True), (after, True), (before, False), (after, False)):
+        chosen = [t for t in pool if _same_line(t, identifier) == on_line]
+        if on_line is False:
+            chosen = [t for t in chosen if t.kind != "adjacent"]
+        if chosen:
+            return min(
+                chosen,
+                key=lambda t: (
+                    t.kind == "adjacent",
+                    start - t.end if t.end <= start else t.start - end,
+                ),
+            )
+    return None
 
 
 def _same_line(a: Citation, b: Citation) -> bool:

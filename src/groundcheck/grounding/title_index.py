@@ -124,13 +124,28 @@ class TitleIndex:
         self._lengths = [len(c) for c in choices]
         self._longest = max(self._lengths, default=0)
         self._spaces = [c.count(" ") for c in choices]
-        self._grams: dict[str, frozenset[int]] | None = None  # built on the first fuzzy query
+        self._grams: dict[str, frozenset[int]] | None = None  # built when scans cost more
+        self._scanned = 0
         self._all = list(range(len(choices)))
+
+    SCAN_BUDGET = 40
+    """Fuzzy queries first score every choice of a fitting length (in C, ~1 µs a choice);
+    once they have scanned the index this many times over, the 5-gram postings (about as
+    costly to build as this many scans) are built and filter what is scored. Both ways give
+    the same answer: the postings only skip choices that cannot reach the threshold."""
+
+    def _pool(self, q: str, cutoff: float, shortest: float) -> list[int]:
+        """The choices to score for ``q``, in index order."""
+        if self._grams is None and self._scanned < self.SCAN_BUDGET * len(self.choices):
+            self._scanned += len(self.choices)
+            lengths = self._lengths
+            return [c for c in self._all if lengths[c] >= shortest]
+        return sorted(self._candidates(q, cutoff))
 
     @property
     def _postings(self) -> dict[str, frozenset[int]]:
-        """Which choices hold each 5-gram: built once, and only when a query needs it (an
-        index whose queries all hit exactly, or fail the length filter, never builds it)."""
+        """Which choices hold each 5-gram: built once, and only when fuzzy queries have cost
+        more than building it (see :attr:`SCAN_BUDGET`)."""
         if self._grams is None:
             postings: dict[str, list[int]] = {}
             for j, choice in enumerate(self.choices):
@@ -192,7 +207,7 @@ class TitleIndex:
         if self._longest < shortest:
             return None  # no choice (and so no prefix of one) is long enough to score
         # In index order, so that the earliest of equal scores is the earliest title.
-        candidates = sorted(self._candidates(q, cutoff))
+        candidates = self._pool(q, cutoff, shortest)
         if not candidates:
             return None
         lengths = self._lengths
@@ -261,9 +276,7 @@ class TitleIndex:
         if self._longest < shortest:
             return None
         lengths = self._lengths
-        candidates = [
-            c for c in self._candidates(q, cutoff) if shortest <= lengths[c] <= longest
-        ]
+        candidates = [c for c in self._pool(q, cutoff, shortest) if lengths[c] <= longest]
         if not candidates:
             return None
         strings = (
