@@ -25,7 +25,8 @@ import itertools
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from attrs import field, frozen
 
@@ -177,11 +178,29 @@ def _emphasis_scan(ch: str) -> re.Pattern[str]:
 _HYPHEN_BREAK = r"[ \t]*(?:\r\n|[" + _BREAK_CHARS + r"])[ \t]*(?=\d)"
 _SEQUENCE = r"(?=\d{4,5}(?!\d))"
 _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
-_ARCHIVE_DASH = re.compile(f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})")
-_Scan = tuple[str, str, int, "re.Pattern[str]"]
+_ARCHIVE_DASH = f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})"
+
+
+class _Lazy:
+    """A pattern compiled on first use: the line-break scans take ~2 ms each to compile, and
+    most texts need one of them at most (start-up is part of every CLI run)."""
+
+    __slots__ = ("_build", "_compiled")
+
+    def __init__(self, build: Callable[[], re.Pattern[str]]) -> None:
+        self._build = build
+        self._compiled: re.Pattern[str] | None = None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if self._compiled is None:
+            self._compiled = self._build()
+        return self._compiled.finditer(text)
+
+
+_Scan = tuple[str, str, int, "re.Pattern[str] | _Lazy"]
 _ASCII_SCANS: list[_Scan] = [
     # (literal that must occur, kind, priority among candidates at one position, pattern)
-    *((ch, "newline", 1, _break_scan(ch)) for ch in _BREAK_CHARS if ch.isascii()),
+    *((ch, "newline", 1, _Lazy(partial(_break_scan, ch))) for ch in _BREAK_CHARS if ch.isascii()),
     ("-", "hyphen", 0, re.compile("-" + _HYPHEN_BREAK)),
     # (gated on "." alone: a one-character test is a memchr, a two-character one is not)
     (".", "dotspace", 1, re.compile(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)),
@@ -202,13 +221,17 @@ _ASCII_SCANS: list[_Scan] = [
 _UNICODE_SCANS: list[_Scan] = [
     # (the non-ASCII characters a candidate starts with: the scan runs only when the text holds
     # one of them; "" for any)
-    *((ch, "newline", 1, _break_scan(ch)) for ch in _BREAK_CHARS if not ch.isascii()),
+    *(
+        (ch, "newline", 1, _Lazy(partial(_break_scan, ch)))
+        for ch in _BREAK_CHARS
+        if not ch.isascii()
+    ),
     ("\u2010\u2011\u2212", "hyphen", 0, re.compile(r"[\u2010\u2011\u2212]" + _HYPHEN_BREAK)),
     ("\u2010\u2011\u2212", "typographic", 1, re.compile(r"[\u2010\u2011\u2212]")),
     ("\uff0e", "dotspace", 1, re.compile(r"\uff0e(?<=\d\uff0e)[ \t]{1,2}" + _SEQUENCE)),
     # a dash that letters (maybe a subject class; maybe a line break, an entity or a
     # percent-escape of an invisible character among them), then a slash follow
-    (_DASH_CLASS, "dash", 0, _ARCHIVE_DASH),
+    (_DASH_CLASS, "dash", 0, _Lazy(partial(re.compile, _ARCHIVE_DASH))),
     ("\ufe31\ufe32\ufe58", "dash", 1, re.compile("[\ufe31\ufe32\ufe58]")),  # NFKC: dashes
 ]
 _NOT_IN_RUNS = frozenset("\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS)
@@ -255,7 +278,9 @@ def _runs(text: str, chars: frozenset[str]) -> Iterator[_Candidate]:
 _Candidate = tuple[int, int, int, str]  # start, priority at that start, end, kind
 
 
-def _stream(text: str, kind: str, priority: int, pattern: re.Pattern[str]) -> Iterator[_Candidate]:
+def _stream(
+    text: str, kind: str, priority: int, pattern: re.Pattern[str] | _Lazy
+) -> Iterator[_Candidate]:
     shift = 1 if kind == "dotspace" else 0
     for m in pattern.finditer(text):
         yield m.start() + shift, priority, m.end(), kind
