@@ -139,9 +139,7 @@ def _title_beside(
     return _choose(identifier, before, after)
 
 
-def _choose(
-    identifier: Citation, before: list[Citation], after: list[Citation]
-) -> Citation | None:
+def _choose(identifier: Citation, before: list[Citation], after: list[Citation]) -> Citation | None:
     start, end = identifier.start, identifier.end
     for pool, on_line in ((before, True), (after, True), (before, False), (after, False)):
         chosen = [t for t in pool if _same_line(t, identifier) == on_line]

@@ -12,10 +12,6 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from groundcheck.evidence.native import evidence_from_record, from_tool_calls
-    from groundcheck.evidence.provenance import FETCH, FetchRule, Provenance
-    from groundcheck.evidence.trace import Reading, Trace
-    from groundcheck.evidence.walk import FlatOutput, flatten
     from groundcheck.evidence.formats import Format, register_format
     from groundcheck.evidence.load import (
         FORMATS,
@@ -24,6 +20,10 @@ if TYPE_CHECKING:
         load_tool_calls,
         samples_of,
     )
+    from groundcheck.evidence.native import evidence_from_record, from_tool_calls
+    from groundcheck.evidence.provenance import FETCH, FetchRule, Provenance
+    from groundcheck.evidence.trace import Reading, Trace
+    from groundcheck.evidence.walk import FlatOutput, flatten
 
 __all__ = [
     "FETCH",

@@ -108,7 +108,9 @@ blank line, and no built-in pattern spans one) around a character that no label,
 identifier pattern accepts, so what each text holds is found exactly as if it were alone."""
 
 
-def identifiers_by_text(texts: Sequence[str], extractors: Sequence[Extractor]) -> list[set[Identifier]]:
+def identifiers_by_text(
+    texts: Sequence[str], extractors: Sequence[Extractor]
+) -> list[set[Identifier]]:
     """``[identifiers_in(t, extractors) for t in texts]``, in one extraction pass.
 
     A search result holds a hundred records; extracting each record's fields on their own

@@ -71,7 +71,9 @@ _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 """The non-ASCII letters a case-insensitive regex matches to ASCII ones (İ ı ſ K)."""
 
 
-def word_matches(text: str, pattern: re.Pattern[str], needles: tuple[str, ...]) -> Iterator[re.Match[str]]:
+def word_matches(
+    text: str, pattern: re.Pattern[str], needles: tuple[str, ...]
+) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text)`` for a case-insensitive pattern whose every match starts with
     one of ``needles`` (lower-case), at the speed of substring search.
 
@@ -80,7 +82,8 @@ def word_matches(text: str, pattern: re.Pattern[str], needles: tuple[str, ...]) 
     as ``finditer`` would. A text holding a letter that ``(?i)`` folds to ASCII (``ı``
     matches ``i``) takes the plain scan.
 
-    >>> [m.group() for m in word_matches("A Title, a TITLE", re.compile(r"(?i)\\btitle\\b"), ("title",))]
+    >>> title = re.compile(r"(?i)\\btitle\\b")
+    >>> [m.group() for m in word_matches("A Title, a TITLE", title, ("title",))]
     ['Title', 'TITLE']
     """
     if not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII):
