@@ -50,14 +50,14 @@ def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
-def measure(megabytes: float, rounds: int) -> dict[str, float]:
+def measure(megabytes: float, rounds: int, src: Path = HERE.parent / "src") -> dict[str, float]:
     text, _ = make_corpus(megabytes)
     with tempfile.TemporaryDirectory() as tmp:
         corpus = Path(tmp, "corpus.md")
         corpus.write_text(text, encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp, "pycache"))
-        env["PYTHONPATH"] = str(HERE.parent / "src")
+        env["PYTHONPATH"] = str(src)
         seed = [sys.executable, "-c", SEED, str(corpus)]
         cli = [sys.executable, "-m", "groundcheck", "extract", str(corpus), "--format", "json"]
         tiny = Path(tmp, "tiny.md")
@@ -88,8 +88,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--src", type=Path, default=HERE.parent / "src", help="the groundcheck source tree to run"
+    )
     args = parser.parse_args()
-    m = measure(args.mb, args.rounds)
+    m = measure(args.mb, args.rounds, args.src)
     print(f"whole process, {m['mb']:.1f} MiB corpus, median CPU of {args.rounds} rounds")
     print(f"  seed one-regex process     {m['seed'] * 1e3:8.0f} ms  {m['seed_rss']:6.0f} MiB peak")
     print(f"  groundcheck extract --json {m['cli'] * 1e3:8.0f} ms  {m['cli_rss']:6.0f} MiB peak")

@@ -574,13 +574,16 @@ def _has_title_lines(text: str) -> bool:
     return ":" in text and ("itle:" in text or "itle**:" in text or "ITLE:" in text)
 
 
+_FIRST_ITEM = re.compile(r"\n(?:1[.)] |\[1\] )")
+"""``\\n1. ``, ``\\n1) `` or ``\\n[1] ``: one scan for the line break instead of three
+substring searches that stop at every one."""
+
+
 def _has_numbered(text: str) -> bool:
     """Listings are numbered from 1 (a later page of results alone is not seen)."""
     return "\n" in text and (
-        "\n1. " in text or "\n1) " in text or "\n[1] " in text or text[:12].lstrip()[:3] in (
-            "1. ", "1) ", "[1]",
-        )
-    )  # fmt: skip
+        _FIRST_ITEM.search(text) is not None or text[:12].lstrip()[:3] in ("1. ", "1) ", "[1]")
+    )
 
 
 def _has_references(text: str) -> bool:

@@ -23,23 +23,26 @@ _CACHE_FROM = 4096
 """Short texts (a URL handed to a family finder) are lowered afresh, so they never evict the
 long text every extractor is reading."""
 _cache_lock = threading.Lock()
-_cache: tuple[str, str] | None = None
+_cache: tuple[tuple[str, str], ...] = ()
+_CACHED = 2
+"""Texts whose lower-cased copy is kept: a tool output's matching view and the joined fields
+of its records are read in turn, and then the view again (its listings)."""
 
 
 def lowered(text: str) -> str:
     """``text`` lower-cased, of the same length, so a hint's offset is its offset in ``text``.
 
     Only letters that lower-case to ASCII matter for the hints; a character outside that
-    changes no ASCII hint. The result for the last text asked about is kept, because the
+    changes no ASCII hint. The results for the last texts asked about are kept, because the
     pipeline hands the same string to every extractor in turn.
 
     >>> lowered("See PMID: 1")
     'see pmid: 1'
     """
     global _cache
-    cached = _cache
-    if cached is not None and cached[0] is text:
-        return cached[1]
+    for original, low in _cache:
+        if original is text:
+            return low
     if _DOTTED_CAPITAL_I in text:
         low = text.replace(_DOTTED_CAPITAL_I, "\x00").lower()
     else:
@@ -48,7 +51,7 @@ def lowered(text: str) -> str:
         low = "".join(c.lower() if len(c.lower()) == 1 else "\x00" for c in text)
     if len(text) >= _CACHE_FROM:
         with _cache_lock:
-            _cache = (text, low)
+            _cache = ((text, low), *_cache[: _CACHED - 1])
     return low
 
 
