@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from attrs import frozen
 
-from groundcheck.evidence.walk import FlatOutput, Record, authors_of, flatten, year_of
+from groundcheck.evidence.walk import FlatOutput, authors_of, flatten, year_of
 from groundcheck.extractors import Extractor, find_mentions, identifiers_in
 from groundcheck.extractors.builtin import BUILTIN
 from groundcheck.extractors.hints import word_matches
@@ -56,6 +56,9 @@ def harvest(
     ids: Sequence[Mention],
     extractors: Sequence[Extractor],
     found: Sequence[str] = (),
+    *,
+    mentions: Sequence[tuple[Mention, str]] | None = None,
+    view: TextView | None = None,
 ) -> Harvest:
     """Every returned work of one output: its JSON records, and the listings in its text.
 
@@ -66,13 +69,16 @@ def harvest(
 
     ``text`` is the matching view of ``flat.text`` and ``ids`` the identifiers already found in
     it, sorted by start (a listing's ids are looked up there, not searched again).
+    ``mentions`` (with ``view``, the :class:`~groundcheck.text.TextView` of ``flat.text``) are
+    every mention found in ``text`` with its extractor's name, before any provenance rule:
+    the identifiers of a record's fields are then read off them rather than extracted again.
     """
+    listed = listed_works(text, ids, extractors)
     works: list[Work] = []
     if flat.records:
         # A record's sibling fields only need their identifiers: skip the title finder.
         id_finders = [e for e in extractors if not _finds_titles(e)]
-        works.extend(_record_works(flat.records, id_finders))
-    listed = listed_works(text, ids, extractors)
+        works.extend(_record_works(flat, id_finders, mentions, view))
     works.extend(w for w in listed if w.identifiers or w.authors or w.year is not None)
     echoed = _echoed_query(text)
     kept = [t for t in found if t != echoed] if echoed else list(found)
@@ -95,11 +101,87 @@ def _finds_titles(extractor: Extractor) -> bool:
     return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
 
 
-def _record_works(records: Sequence[Record], id_finders: Sequence[Extractor]) -> Iterator[Work]:
-    named_by_record = identifiers_by_text([r.siblings for r in records], id_finders)
+def _record_works(
+    flat: FlatOutput,
+    id_finders: Sequence[Extractor],
+    mentions: Sequence[tuple[Mention, str]] | None = None,
+    view: TextView | None = None,
+) -> Iterator[Work]:
+    records = flat.records
+    named_by_record = _record_identifiers(flat, id_finders, mentions, view)
     for r, named in zip(records, named_by_record, strict=True):
         if named or r.authors or r.year is not None:
             yield Work(frozenset(named), r.title, r.authors, r.year, "record")
+
+
+def _record_identifiers(
+    flat: FlatOutput,
+    id_finders: Sequence[Extractor],
+    mentions: Sequence[tuple[Mention, str]] | None,
+    view: TextView | None,
+) -> list[set[Identifier]]:
+    """What ``identifiers_in(record.siblings, id_finders)`` gives for every record, without
+    extracting the fields again where the mentions of the output's text already hold them.
+
+    A record's string fields are leaves of ``flat.text``, each between two blank lines, and
+    what a built-in extractor finds inside a text between blank lines does not depend on
+    what is around it (the property ``identifiers_by_text`` rests on, tested there and in
+    tests/evidence/test_record_fields.py): so a record's identifiers are those of the
+    mentions inside its leaves, plus those of its number fields (extracted, they are not in
+    the text as written). Records that are not tracked, or plug-in extractors, take
+    :func:`identifiers_by_text`.
+    """
+    records = flat.records
+    builtin = all(any(e is b for b in BUILTIN) for e in id_finders)
+    if (
+        mentions is None
+        or view is None
+        or not builtin
+        or len(flat.record_leaves) != len(records)
+        or view.original is not flat.text
+    ):
+        return identifiers_by_text([r.siblings for r in records], id_finders)
+    names = {e.name for e in id_finders}
+    leaves = flat.leaves
+    leaf_starts = [start for start, _ in leaves]
+    keys_of_leaf: dict[int, set[Identifier]] = {}
+    identity = view.is_identity
+    for mention, name in mentions:
+        if mention.malformed is not None or name not in names:
+            continue
+        start, end = (
+            (mention.start, mention.end)
+            if identity
+            else view.to_original(mention.start, mention.end)
+        )
+        i = bisect_right(leaf_starts, start) - 1
+        if i < 0 or end > leaves[i][1]:  # pragma: no cover - no mention spans a blank line
+            return identifiers_by_text([r.siblings for r in records], id_finders)
+        keys_of_leaf.setdefault(i, set()).update(mention.keys)
+    found: list[set[Identifier]] = []
+    untracked: list[int] = []
+    number_texts: list[str] = []
+    number_owner: list[int] = []
+    for n, tracked in enumerate(flat.record_leaves):
+        named: set[Identifier] = set()
+        found.append(named)
+        if tracked is None:
+            untracked.append(n)
+            continue
+        for i in tracked[0]:
+            named.update(keys_of_leaf.get(i, ()))
+        for number in tracked[1]:
+            number_texts.append(number)
+            number_owner.append(n)
+    if number_texts:
+        numbered = identifiers_by_text(number_texts, id_finders)
+        for n, keys in zip(number_owner, numbered, strict=True):
+            found[n].update(keys)
+    if untracked:
+        again = identifiers_by_text([records[n].siblings for n in untracked], id_finders)
+        for n, keys in zip(untracked, again, strict=True):
+            found[n] = keys
+    return found
 
 
 _TEXT_GAP = "\n\n\x00\n\n"
