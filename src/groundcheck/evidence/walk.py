@@ -126,9 +126,10 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     ]
     while stack:
         value, key, owners, inner_owners = stack.pop()
-        if type(value) is _Key:
+        kind = type(value)
+        if kind is _Key:
             texts.append(value)  # keys are returned data too, but never make it non-empty
-        elif isinstance(value, str):
+        elif kind is str or isinstance(value, str):
             for owner in owners:
                 slot = tracked[owner]
                 if slot is not None:
@@ -138,7 +139,9 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 continue
             if key is not None and key.lower() == "title":
                 titles.append(value.strip())
-            parsed = _embedded_json(value)
+            first = value[0]
+            # Only a string that starts (after blanks) with a bracket can be JSON.
+            parsed = _embedded_json(value) if first in "{[" or first.isspace() else _NOT_JSON
             if parsed is _NOT_JSON:
                 empty = False
             else:
@@ -147,7 +150,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 records.extend(inner.records)
                 tracked.extend(None for _ in inner.records)  # fields inside the JSON string
                 empty = empty and inner.empty
-        elif isinstance(value, Mapping):
+        elif kind is dict or isinstance(value, Mapping):
             found = _record(value, ignore)
             mine = none
             if found is not None:
@@ -167,7 +170,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 else:
                     stack.append((v, k_str, inner_owners, none))
                 stack.append((_Key(k_str), None, none, none))
-        elif isinstance(value, (list, tuple)):
+        elif kind is list or isinstance(value, (list, tuple)):
             stack.extend((item, key, inner_owners, none) for item in reversed(value))
         elif value is None:
             continue

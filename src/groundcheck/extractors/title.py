@@ -315,6 +315,10 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     "2101.03961 Switch Transformers: ..." line, the words after. Bounded by the line, by
     sentence ends and by 300 characters, so a paragraph is never taken for a title.
     """
+    if (id_start == 0 or text[id_start - 1] == "\n") and (
+        id_end == len(text) or text[id_end] == "\n"
+    ):
+        return None  # the id is its line (a JSON field's value): nothing beside it
     # Look no further than 300 characters either way: on a single-line JSON output with
     # thousands of ids, scanning to the line's ends would make this quadratic.
     window_start = max(0, id_start - 300)
