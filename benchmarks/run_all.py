@@ -110,6 +110,8 @@ FLOODS = {
     "emphasis markers": "*a ",
     "headings": "# a\n",
     "fullwidth digits": "２０．",
+    "BibTeX title= flood": "title={",
+    "DOI + entity flood": "10.1234/&#",
 }
 
 

@@ -211,8 +211,9 @@ class TitleExtractor:
                 found.setdefault((mention.start, mention.end), mention)
 
         if "itle" in text or "ITLE" in text:
+            closers = _Closers(text)
             for m in _bib_titles(text):
-                end = _closing(text, m.end(), m.group(1))
+                end = closers.closing(m.end(), m.group(1))
                 if end is not None:
                     add(m.end(), end, "bibtex")
         for start in self._line_starts(text):
@@ -270,6 +271,44 @@ class TitleExtractor:
 def _bib_titles(text: str) -> Iterator[re.Match[str]]:
     """``title = {`` / ``title = "`` openers in text order (found where ``title`` occurs)."""
     return word_matches(text, _BIB_TITLE, ("title",))
+
+
+_BRACE = re.compile(r"[{}]")
+_FEW_OPENERS = 16
+
+
+class _Closers:
+    """Where each BibTeX field value ends, for one text.
+
+    The first few values are scanned brace by brace (at most 2,000 characters each); from
+    then on every brace of the text is matched once with a stack, so a flood of ``title={``
+    (each scan would run its full 2,000 characters) costs one pass. Both give the same end.
+    """
+
+    __slots__ = ("_match", "_scans", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._scans = 0
+        self._match: dict[int, int] | None = None
+
+    def closing(self, start: int, opener: str) -> int | None:
+        if opener == '"' or self._scans < _FEW_OPENERS:
+            self._scans += 1
+            return _closing(self._text, start, opener)
+        if self._match is None:
+            self._match = {}
+            stack: list[int] = []
+            for m in _BRACE.finditer(self._text):
+                if m.group() == "{":
+                    stack.append(m.start())
+                elif stack:
+                    self._match[stack.pop()] = m.start()
+        end = self._match.get(start - 1)  # the brace that opened the value, matched
+        return end if end is not None and end < start + _MAX_FIELD else None
+
+
+_MAX_FIELD = 2000
 
 
 def _closing(text: str, start: int, opener: str) -> int | None:
