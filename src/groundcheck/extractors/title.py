@@ -340,6 +340,7 @@ def _segments(item: str, offset: int) -> Iterator[tuple[int, int]]:
 
 _CONNECTORS = frozenset(" \t([{—–:,;-")
 _PREFIX_STOP = frozenset(" \t([{<\"'“”‘’,;|`")
+_PREFIX_STOPS = tuple(sorted(_PREFIX_STOP))
 """Where a prefix glued to an id ends: quotes and commas too, so that in packed JSON
 ('..."title":"X","url":"https://arxiv.org/abs/ID"') the glued run is the URL alone."""
 _QUOTE_CHARS = ('"', "“", "”", "«", "»")
@@ -365,9 +366,11 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     window_end = min(len(text), id_end + 300)
     line_end = text.find("\n", id_end, window_end)
     line_end = window_end if line_end == -1 else line_end
-    prefix_start = id_start
-    while prefix_start > line_start and text[prefix_start - 1] not in _PREFIX_STOP:
-        prefix_start -= 1  # step back over a prefix glued to the id ("arXiv:", a URL)
+    # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
+    # character of the line before it (one C search per stop character, not a Python step
+    # per character: a 1 MB line of glued ids made that 300 steps an id).
+    stop = max(text.rfind(ch, line_start, id_start) for ch in _PREFIX_STOPS)
+    prefix_start = stop + 1 if stop != -1 else line_start
     seg_start = max(line_start, prefix_start - 300)
     before = text[seg_start:prefix_start]
     cut = max(before.rfind(". "), before.rfind(") "), before.rfind("; "))
