@@ -169,7 +169,7 @@ def test_reference_with_a_quoted_title_is_taken_by_the_quote() -> None:
 def test_brace_matching_equals_the_scan(text: str, starts: list[int]) -> None:
     """Past the first few values, BibTeX ends come from one brace-matching pass: the same
     ends as scanning each value."""
-    from groundcheck.extractors.title import _closing, _Closers
+    from groundcheck.extractors.title import _Closers, _closing
 
     closers = _Closers(text)
     for start in sorted({s for s in starts if 0 < s <= len(text) and text[s - 1] == "{"}):
