@@ -25,7 +25,8 @@ import itertools
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from attrs import field, frozen
 
@@ -177,11 +178,29 @@ def _emphasis_scan(ch: str) -> re.Pattern[str]:
 _HYPHEN_BREAK = r"[ \t]*(?:\r\n|[" + _BREAK_CHARS + r"])[ \t]*(?=\d)"
 _SEQUENCE = r"(?=\d{4,5}(?!\d))"
 _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
-_ARCHIVE_DASH = re.compile(f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})")
-_Scan = tuple[str, str, int, "re.Pattern[str]"]
+_ARCHIVE_DASH = f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})"
+
+
+class _Lazy:
+    """A pattern compiled on first use: the line-break scans take ~2 ms each to compile, and
+    most texts need one of them at most (start-up is part of every CLI run)."""
+
+    __slots__ = ("_build", "_compiled")
+
+    def __init__(self, build: Callable[[], re.Pattern[str]]) -> None:
+        self._build = build
+        self._compiled: re.Pattern[str] | None = None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        if self._compiled is None:
+            self._compiled = self._build()
+        return self._compiled.finditer(text)
+
+
+_Scan = tuple[str, str, int, "re.Pattern[str] | _Lazy"]
 _ASCII_SCANS: list[_Scan] = [
     # (literal that must occur, kind, priority among candidates at one position, pattern)
-    *((ch, "newline", 1, _break_scan(ch)) for ch in _BREAK_CHARS if ch.isascii()),
+    *((ch, "newline", 1, _Lazy(partial(_break_scan, ch))) for ch in _BREAK_CHARS if ch.isascii()),
     ("-", "hyphen", 0, re.compile("-" + _HYPHEN_BREAK)),
     # (gated on "." alone: a one-character test is a memchr, a two-character one is not)
     (".", "dotspace", 1, re.compile(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)),
@@ -200,41 +219,96 @@ _ASCII_SCANS: list[_Scan] = [
     ("_", "emphasis", 1, _emphasis_scan("_")),
 ]
 _UNICODE_SCANS: list[_Scan] = [
-    *((ch, "newline", 1, _break_scan(ch)) for ch in _BREAK_CHARS if not ch.isascii()),
-    ("", "hyphen", 0, re.compile(r"[\u2010\u2011\u2212]" + _HYPHEN_BREAK)),
-    ("", "typographic", 1, re.compile(r"[\u2010\u2011\u2212]")),
+    # (the non-ASCII characters a candidate starts with: the scan runs only when the text holds
+    # one of them; "" for any)
+    *(
+        (ch, "newline", 1, _Lazy(partial(_break_scan, ch)))
+        for ch in _BREAK_CHARS
+        if not ch.isascii()
+    ),
+    ("\u2010\u2011\u2212", "hyphen", 0, re.compile(r"[\u2010\u2011\u2212]" + _HYPHEN_BREAK)),
+    ("\u2010\u2011\u2212", "typographic", 1, re.compile(r"[\u2010\u2011\u2212]")),
     ("\uff0e", "dotspace", 1, re.compile(r"\uff0e(?<=\d\uff0e)[ \t]{1,2}" + _SEQUENCE)),
     # a dash that letters (maybe a subject class; maybe a line break, an entity or a
     # percent-escape of an invisible character among them), then a slash follow
-    ("", "dash", 0, _ARCHIVE_DASH),
-    ("", "dash", 1, re.compile("[\ufe31\ufe32\ufe58]")),  # dashes NFKC folds to other dashes
-    (
-        "",
-        "unicode",
-        1,
-        re.compile(r"[^\x00-\x7f\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS + "]+"),
-    ),
+    (_DASH_CLASS, "dash", 0, _Lazy(partial(re.compile, _ARCHIVE_DASH))),
+    ("\ufe31\ufe32\ufe58", "dash", 1, re.compile("[\ufe31\ufe32\ufe58]")),  # NFKC: dashes
 ]
+_NOT_IN_RUNS = frozenset("\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS)
+_RUN = re.compile(r"[^\x00-\x7f\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS + "]+")
+"""Runs of non-ASCII characters the view folds (NFKC, digits, look-alikes)."""
+_ASCII_BYTES = bytes(range(128))
+_FEW_RUNS = 32
+"""Non-ASCII characters are located by ``str.find`` (a fast scan each) while the text holds at
+most one in this many characters; denser texts take the regex scan."""
+
+
+def _non_ascii(text: str) -> frozenset[str]:
+    """The distinct non-ASCII characters of ``text``, found at the speed of an encode: every
+    ASCII byte deleted from its UTF-8 form (a regex class scan is ten times slower)."""
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    return frozenset(rest.decode("utf-8", "surrogatepass"))
+
+
+def _runs(text: str, chars: frozenset[str]) -> Iterator[_Candidate]:
+    """The ``unicode`` candidates: maximal runs of the characters ``_RUN`` matches."""
+    folded = [ch for ch in chars if ch not in _NOT_IN_RUNS]
+    if not folded:
+        return
+    if sum(text.count(ch) for ch in folded) * _FEW_RUNS > len(text):
+        for m in _RUN.finditer(text):
+            yield m.start(), 1, m.end(), "unicode"
+        return
+    positions: list[int] = []
+    for ch in folded:
+        at = text.find(ch)
+        while at != -1:
+            positions.append(at)
+            at = text.find(ch, at + 1)
+    positions.sort()
+    start = end = positions[0]
+    for at in positions[1:]:
+        if at != end + 1:
+            yield start, 1, end + 1, "unicode"
+            start = at
+        end = at
+    yield start, 1, end + 1, "unicode"
 
 
 _Candidate = tuple[int, int, int, str]  # start, priority at that start, end, kind
 
 
-def _stream(text: str, kind: str, priority: int, pattern: re.Pattern[str]) -> Iterator[_Candidate]:
+def _stream(
+    text: str, kind: str, priority: int, pattern: re.Pattern[str] | _Lazy
+) -> Iterator[_Candidate]:
     shift = 1 if kind == "dotspace" else 0
     for m in pattern.finditer(text):
         yield m.start() + shift, priority, m.end(), kind
 
 
-def _candidates(text: str, ascii: bool) -> Iterator[_Candidate]:
-    """Every place the view may rewrite, in text order."""
-    scans = _ASCII_SCANS if ascii else _ASCII_SCANS + _UNICODE_SCANS
+def _candidates(
+    text: str, ascii: bool, chars: frozenset[str] | None = None
+) -> Iterator[_Candidate]:
+    """Every place the view may rewrite, in text order.
+
+    Each scan runs only when the literal it starts with occurs in the text: an ASCII literal
+    is a fast substring test, and the non-ASCII scans are gated on the set of non-ASCII
+    characters the text holds (found once), so a scan that can find nothing is never run.
+    """
     breaks = any(ch in text for ch in _BREAK_CHARS)  # a hyphen-break needs one
     streams = [
         _stream(text, kind, priority, pattern)
-        for literal, kind, priority, pattern in scans
-        if (not literal or literal in text) and (breaks or kind != "hyphen")
+        for literal, kind, priority, pattern in _ASCII_SCANS
+        if literal in text and (breaks or kind != "hyphen")
     ]
+    if not ascii:
+        chars = _non_ascii(text) if chars is None else chars
+        streams.extend(
+            _stream(text, kind, priority, pattern)
+            for literal, kind, priority, pattern in _UNICODE_SCANS
+            if not chars.isdisjoint(literal) and (breaks or kind != "hyphen")
+        )
+        streams.append(_runs(text, chars))
     started = []
     for stream in streams:  # a stream that finds nothing costs the merge nothing
         first = next(stream, None)
@@ -652,11 +726,6 @@ def _char_class(chars: frozenset[str]) -> str:
 
 
 _INVISIBLE_RE = re.compile(_char_class(INVISIBLE))
-_INVISIBLE_OR_ASTRAL = re.compile(
-    _char_class(frozenset(c for c in INVISIBLE if c <= "\uffff"))[:-1] + "\U00010000-\U0010ffff]"
-)
-"""The first pass: every invisible BMP character and every astral one (checked by hand); a
-class with the astral invisible characters themselves searches four times slower."""
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -715,14 +784,12 @@ class TextView:
     def of(cls, original: str) -> TextView:
         if original.isascii():
             return cls._build(original) if _needs_view(original) else cls(original, original)
-        hit = _INVISIBLE_OR_ASTRAL.search(original)
-        if hit is None:
-            return cls._build(original)
+        chars = _non_ascii(original)
+        if chars.isdisjoint(INVISIBLE):
+            return cls._build(original, chars)
         # Invisible characters go first, in one pass, with a compact map of where they were:
         # a flood of zero-width spaces would otherwise cost a Python step each.
-        deleted = [m.start() for m in _INVISIBLE_RE.finditer(original, hit.start())]
-        if not deleted:
-            return cls._build(original)
+        deleted = [m.start() for m in _INVISIBLE_RE.finditer(original)]
         stripped = _INVISIBLE_RE.sub("", original)
         inner = cls.of(stripped)
         return cls(
@@ -734,7 +801,7 @@ class TextView:
         )
 
     @classmethod
-    def _build(cls, original: str) -> TextView:
+    def _build(cls, original: str, chars: frozenset[str] | None = None) -> TextView:
         # The loop runs once per candidate, and a hostile text is nothing but candidates:
         # copying, mapping and the tail are written out inline rather than as helper calls.
         pieces: list[str] = []
@@ -744,7 +811,7 @@ class TextView:
         tail = ""  # the view's last characters, for the grammar's decisions
         size = _TAIL_LEN
         decided: dict[tuple[str, str, str, str], str | None] = {}
-        for start, _, end, kind in _candidates(original, original.isascii()):
+        for start, _, end, kind in _candidates(original, original.isascii(), chars):
             if start < opos:
                 continue  # inside a candidate already rewritten
             if start > opos:  # copy the text before the candidate as it is

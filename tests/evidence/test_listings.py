@@ -10,7 +10,7 @@ result (``Links: [...]``, Hypogenic-AI/humor-recognition-llm-claude,
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from groundcheck import audit
 from groundcheck.evidence.listings import listed_works
@@ -216,7 +216,7 @@ def test_ids_only_outputs_find_no_listing() -> None:
     assert works(text) == []
 
 
-def test_hostile_listings_stay_linear() -> None:
+def test_hostile_listings_stay_linear(linear: Callable[..., None]) -> None:
     """Floods of numbered lines, pipes, 'Title:' lines and dashes: bounded time, no crash."""
     floods = [
         "1. x\n   Year: 2020\n" * 20_000,
@@ -230,10 +230,8 @@ def test_hostile_listings_stay_linear() -> None:
         "paper, title\t" * 50_000,  # one line, many header words
         "a | b\n" + "|---|---|\n" * 20_000,
     ]
-    t0 = time.perf_counter()
     for text in floods:
-        works(text)
-    assert time.perf_counter() - t0 < 60  # a hang guard; speed is measured in benchmarks/
+        linear(works, text)  # function calls counted; speed is measured in benchmarks/
 
 
 def test_the_agents_own_query_echoed_back_is_not_a_returned_title() -> None:

@@ -1,12 +1,14 @@
-"""Hostile inputs finish in linear time: floods that would make a careless regex backtrack.
+"""Hostile inputs cost work linear in their size: floods that would make a careless regex
+backtrack or a loop rescan.
 
-The limits are deliberately generous (seconds for 400 kB, where a quadratic pattern takes
-minutes); exact ratios against a benign text live in benchmarks/.
+No test times anything: work is counted in function calls (tests/conftest.py), four times the
+flood at most about four times the calls. CPU-time ratios against a benign text, which also
+catch backtracking inside one regex call, are printed by benchmarks/run_all.py.
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 import pytest
 
@@ -39,25 +41,18 @@ FLOODS = {
 
 
 @pytest.mark.parametrize("unit", FLOODS.values(), ids=FLOODS.keys())
-def test_flood_is_linear(unit: str) -> None:
-    """Each flood is extracted and audited in bounded time, never hanging."""
+def test_flood_is_linear(unit: str, linear: Callable[..., None]) -> None:
+    """Each flood is extracted and audited with work linear in its size."""
     text = unit * (SIZE // len(unit))
-    t0 = time.perf_counter()
-    extract(text)
-    audit(text[:100_000], [{"tool": "t", "output": text[:100_000]}])
-    assert time.perf_counter() - t0 < 10.0
+
+    def work(t: str) -> None:
+        extract(t)
+        audit(t[:100_000], [{"tool": "t", "output": t[:100_000]}])
+
+    linear(work, text)
 
 
-def test_arxiv_prefix_flood_is_not_slower_than_a_benign_text() -> None:
-    """Regression: every 'arXiv' hint scanned its own window for short ids (12x a benign text)."""
-    import time
-
-    flood = "arXiv:" * 50_000
-    benign = "The model was trained on 12 datasets and evaluated twice. " * 5_000
-    t0 = time.perf_counter()
-    extract(flood)
-    flood_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    extract(benign)
-    benign_s = time.perf_counter() - t0
-    assert flood_s < 10 * benign_s + 0.5
+def test_arxiv_prefix_flood_is_one_pass(linear: Callable[..., None]) -> None:
+    """Regression: every 'arXiv' hint scanned its own window for short ids (12x a benign
+    text). Counted in function calls here; the CPU-time ratio is in benchmarks/run_all.py."""
+    linear(extract, "arXiv:" * 50_000)

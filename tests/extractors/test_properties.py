@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -98,20 +98,8 @@ def test_extraction_is_deterministic(text: str) -> None:
     assert extract(text, extractors=BUILTIN) == extract(text, extractors=BUILTIN)
 
 
-def _time(text: str) -> float:
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        extract(text, extractors=BUILTIN)
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def test_cost_grows_linearly() -> None:
-    """Eight times the text costs far less than 64 times the time (no quadratic blow-up).
-
-    The bound is generous on purpose (a loaded CI machine); exact figures live in benchmarks/.
-    """
+def test_cost_grows_linearly(linear: Callable[..., None]) -> None:
+    """Four times the text, at most about four times the work (function calls counted; no
+    quadratic blow-up). Speed itself is measured in benchmarks/."""
     unit = "See arXiv:2005.11401v2, hep-th/9711200 and doi:10.1000/xyz.1 (1024.5678). " * 200
-    small, large = _time(unit), _time(unit * 8)
-    assert large < small * 24
+    linear(lambda t: extract(t, extractors=BUILTIN), unit * 8)

@@ -162,3 +162,15 @@ def test_reference_with_a_quoted_title_is_taken_by_the_quote() -> None:
     with the closing quote and the venue glued on."""
     text = '- "Towards Monosemanticity: Decomposing Language Models" (Anthropic, 2023)'
     assert found(text) == [("quoted", "Towards Monosemanticity: Decomposing Language Models")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="{}ab", max_size=300), st.lists(st.integers(0, 300), max_size=40))
+def test_brace_matching_equals_the_scan(text: str, starts: list[int]) -> None:
+    """Past the first few values, BibTeX ends come from one brace-matching pass: the same
+    ends as scanning each value."""
+    from groundcheck.extractors.title import _Closers, _closing
+
+    closers = _Closers(text)
+    for start in sorted({s for s in starts if 0 < s <= len(text) and text[s - 1] == "{"}):
+        assert closers.closing(start, "{") == _closing(text, start, "{")

@@ -39,6 +39,17 @@ def build_parser() -> Parser:
     return parser
 
 
+class _NeverRaised(Exception):
+    pass
+
+
+def _broken_pool() -> type[Exception]:
+    """``BrokenProcessPool`` if a process pool was used (importing it costs ~20 ms of every
+    start-up; without the module loaded, no pool can have broken)."""
+    module = sys.modules.get("concurrent.futures.process")
+    return module.BrokenProcessPool if module is not None else _NeverRaised
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (the console script passes it to ``sys.exit``).
 
@@ -51,8 +62,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     terminal.prepare_streams()
     args = build_parser().parse_args(argv)
-    from concurrent.futures.process import BrokenProcessPool
-
     from groundcheck.errors import GroundcheckError
 
     with terminal.capture_logs() as logs:
@@ -76,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "ran (a plug-in?); nothing was checked"
             )
             status = EXIT_ERROR
-        except BrokenProcessPool as exc:
+        except _broken_pool() as exc:
             terminal.error(
                 f"a worker process died ({exc}); rerun with --workers 1 to see which run "
                 "or plug-in stops it"

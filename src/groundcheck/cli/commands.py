@@ -4,7 +4,7 @@ parse → one library call → render → exit code."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
@@ -544,14 +544,28 @@ def run_ledger(args: argparse.Namespace) -> int:
 # -- schema ------------------------------------------------------------------------------------
 
 
-def declare_schema(p: argparse.ArgumentParser) -> None:
-    from groundcheck.schemas import names
+class _SchemaNames:
+    """The schema names, listed only when argparse needs them (reading the package's schema
+    files costs ~20 ms, and the parser is built on every start-up)."""
 
+    def _names(self) -> list[str]:
+        from groundcheck.schemas import names
+
+        return list(names())
+
+    def __contains__(self, item: object) -> bool:
+        return item in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+def declare_schema(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "name",
         metavar="NAME",
-        choices=names(),
-        help=f"which output: {', '.join(names())}",
+        choices=_SchemaNames(),
+        help="which output: %(choices)s",
     )
 
 

@@ -1,6 +1,7 @@
 """Evidence: what the tools really returned, loaded from the traces agents leave behind.
 
-The format table and the loaders are imported on first use of :func:`load_evidence`.
+Every name is imported on first use (``groundcheck extract`` reads a file through
+:mod:`~groundcheck.evidence.jsonio` and needs none of the loaders).
 Provenance (what counts as a tool's answer rather than the agent's own words) is described in
 ``docs/evidence.md`` and implemented in :mod:`groundcheck.evidence.provenance`.
 """
@@ -9,11 +10,6 @@ from __future__ import annotations
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
-
-from groundcheck.evidence.native import evidence_from_record, from_tool_calls
-from groundcheck.evidence.provenance import FETCH, FetchRule, Provenance
-from groundcheck.evidence.trace import Reading, Trace
-from groundcheck.evidence.walk import FlatOutput, flatten
 
 if TYPE_CHECKING:
     from groundcheck.evidence.formats import Format, register_format
@@ -24,6 +20,10 @@ if TYPE_CHECKING:
         load_tool_calls,
         samples_of,
     )
+    from groundcheck.evidence.native import evidence_from_record, from_tool_calls
+    from groundcheck.evidence.provenance import FETCH, FetchRule, Provenance
+    from groundcheck.evidence.trace import Reading, Trace
+    from groundcheck.evidence.walk import FlatOutput, flatten
 
 __all__ = [
     "FETCH",
@@ -45,6 +45,15 @@ __all__ = [
 ]
 
 _LAZY = {
+    "evidence_from_record": "groundcheck.evidence.native",
+    "from_tool_calls": "groundcheck.evidence.native",
+    "FETCH": "groundcheck.evidence.provenance",
+    "FetchRule": "groundcheck.evidence.provenance",
+    "Provenance": "groundcheck.evidence.provenance",
+    "Reading": "groundcheck.evidence.trace",
+    "Trace": "groundcheck.evidence.trace",
+    "FlatOutput": "groundcheck.evidence.walk",
+    "flatten": "groundcheck.evidence.walk",
     "FORMATS": "groundcheck.evidence.formats",
     "Format": "groundcheck.evidence.formats",
     "register_format": "groundcheck.evidence.formats",

@@ -22,15 +22,18 @@ from __future__ import annotations
 import csv
 import json
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 
 from attrs import frozen
 
-from groundcheck.evidence.walk import FlatOutput, Record, authors_of, flatten, year_of
-from groundcheck.extractors import Extractor, identifiers_in
+from groundcheck.evidence.walk import FlatOutput, authors_of, flatten, year_of
+from groundcheck.extractors import Extractor, find_mentions, identifiers_in
+from groundcheck.extractors.builtin import BUILTIN
+from groundcheck.extractors.hints import word_matches
 from groundcheck.extractors.registry import schemes_of
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Work
+from groundcheck.text import TextView
 
 __all__ = ["Harvest", "harvest", "listed_works"]
 
@@ -53,6 +56,9 @@ def harvest(
     ids: Sequence[Mention],
     extractors: Sequence[Extractor],
     found: Sequence[str] = (),
+    *,
+    mentions: Sequence[tuple[Mention, str]] | None = None,
+    view: TextView | None = None,
 ) -> Harvest:
     """Every returned work of one output: its JSON records, and the listings in its text.
 
@@ -63,13 +69,16 @@ def harvest(
 
     ``text`` is the matching view of ``flat.text`` and ``ids`` the identifiers already found in
     it, sorted by start (a listing's ids are looked up there, not searched again).
+    ``mentions`` (with ``view``, the :class:`~groundcheck.text.TextView` of ``flat.text``) are
+    every mention found in ``text`` with its extractor's name, before any provenance rule:
+    the identifiers of a record's fields are then read off them rather than extracted again.
     """
+    listed = listed_works(text, ids, extractors)
     works: list[Work] = []
     if flat.records:
         # A record's sibling fields only need their identifiers: skip the title finder.
         id_finders = [e for e in extractors if not _finds_titles(e)]
-        works.extend(_record_works(flat.records, id_finders))
-    listed = listed_works(text, ids, extractors)
+        works.extend(_record_works(flat, id_finders, mentions, view))
     works.extend(w for w in listed if w.identifiers or w.authors or w.year is not None)
     echoed = _echoed_query(text)
     kept = [t for t in found if t != echoed] if echoed else list(found)
@@ -92,11 +101,125 @@ def _finds_titles(extractor: Extractor) -> bool:
     return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
 
 
-def _record_works(records: Sequence[Record], id_finders: Sequence[Extractor]) -> Iterator[Work]:
-    for r in records:
-        named = identifiers_in(r.siblings, id_finders) if r.siblings else set()
+def _record_works(
+    flat: FlatOutput,
+    id_finders: Sequence[Extractor],
+    mentions: Sequence[tuple[Mention, str]] | None = None,
+    view: TextView | None = None,
+) -> Iterator[Work]:
+    records = flat.records
+    named_by_record = _record_identifiers(flat, id_finders, mentions, view)
+    for r, named in zip(records, named_by_record, strict=True):
         if named or r.authors or r.year is not None:
             yield Work(frozenset(named), r.title, r.authors, r.year, "record")
+
+
+def _record_identifiers(
+    flat: FlatOutput,
+    id_finders: Sequence[Extractor],
+    mentions: Sequence[tuple[Mention, str]] | None,
+    view: TextView | None,
+) -> list[set[Identifier]]:
+    """What ``identifiers_in(record.siblings, id_finders)`` gives for every record, without
+    extracting the fields again where the mentions of the output's text already hold them.
+
+    A record's string fields are leaves of ``flat.text``, each between two blank lines, and
+    what a built-in extractor finds inside a text between blank lines does not depend on
+    what is around it (the property ``identifiers_by_text`` rests on, tested there and in
+    tests/evidence/test_record_fields.py): so a record's identifiers are those of the
+    mentions inside its leaves, plus those of its number fields (extracted, they are not in
+    the text as written). Records that are not tracked, or plug-in extractors, take
+    :func:`identifiers_by_text`.
+    """
+    records = flat.records
+    builtin = all(any(e is b for b in BUILTIN) for e in id_finders)
+    if (
+        mentions is None
+        or view is None
+        or not builtin
+        or len(flat.record_leaves) != len(records)
+        or view.original is not flat.text
+    ):
+        return identifiers_by_text([r.siblings for r in records], id_finders)
+    names = {e.name for e in id_finders}
+    leaves = flat.leaves
+    leaf_starts = [start for start, _ in leaves]
+    keys_of_leaf: dict[int, set[Identifier]] = {}
+    identity = view.is_identity
+    for mention, name in mentions:
+        if mention.malformed is not None or name not in names:
+            continue
+        start, end = (
+            (mention.start, mention.end)
+            if identity
+            else view.to_original(mention.start, mention.end)
+        )
+        i = bisect_right(leaf_starts, start) - 1
+        if i < 0 or end > leaves[i][1]:  # pragma: no cover - no mention spans a blank line
+            return identifiers_by_text([r.siblings for r in records], id_finders)
+        keys_of_leaf.setdefault(i, set()).update(mention.keys)
+    found: list[set[Identifier]] = []
+    untracked: list[int] = []
+    number_texts: list[str] = []
+    number_owner: list[int] = []
+    for n, tracked in enumerate(flat.record_leaves):
+        named: set[Identifier] = set()
+        found.append(named)
+        if tracked is None:
+            untracked.append(n)
+            continue
+        for i in tracked[0]:
+            named.update(keys_of_leaf.get(i, ()))
+        for number in tracked[1]:
+            number_texts.append(number)
+            number_owner.append(n)
+    if number_texts:
+        numbered = identifiers_by_text(number_texts, id_finders)
+        for n, keys in zip(number_owner, numbered, strict=True):
+            found[n].update(keys)
+    if untracked:
+        again = identifiers_by_text([records[n].siblings for n in untracked], id_finders)
+        for n, keys in zip(untracked, again, strict=True):
+            found[n] = keys
+    return found
+
+
+_TEXT_GAP = "\n\n\x00\n\n"
+"""Between the texts extracted in one pass: two line breaks (the view never joins across a
+blank line, and no built-in pattern spans one) around a character that no label, gap or
+identifier pattern accepts, so what each text holds is found exactly as if it were alone."""
+
+
+def identifiers_by_text(
+    texts: Sequence[str], extractors: Sequence[Extractor]
+) -> list[set[Identifier]]:
+    """``[identifiers_in(t, extractors) for t in texts]``, in one extraction pass.
+
+    A search result holds a hundred records; extracting each record's fields on their own
+    costs every extractor's fixed overhead a hundred times. The built-in extractors read the
+    texts joined by :data:`_TEXT_GAP` and each mention goes to the text it lies in (a
+    property test compares the two ways). A plug-in extractor might read across the gap, so
+    with one the texts are read one by one.
+    """
+    if len(texts) < 2 or not all(any(e is b for b in BUILTIN) for e in extractors):
+        return [identifiers_in(t, extractors) if t else set() for t in texts]
+    starts: list[int] = []
+    at = 0
+    for t in texts:
+        starts.append(at)
+        at += len(t) + len(_TEXT_GAP)
+    joined = _TEXT_GAP.join(texts)
+    view = TextView.of(joined)
+    found: list[set[Identifier]] = [set() for _ in texts]
+    for mention, _ in find_mentions(view.text, extractors):
+        if mention.malformed is not None:
+            continue
+        start, end = view.to_original(mention.start, mention.end)
+        i = bisect_right(starts, start) - 1
+        if end > starts[i] + len(texts[i]):  # pragma: no cover - the gap is never crossed
+            return [identifiers_in(t, extractors) if t else set() for t in texts]
+        found[i].update(mention.keys)
+    return found
 
 
 # -- listings in text -------------------------------------------------------------------------
@@ -326,7 +449,7 @@ _TITLE_WORD = re.compile(r"(?i)\b(?:title|paper)\b")
 def _delimited(text: str) -> Iterator[_Item]:
     """Rows of tab-, pipe- or comma-separated listings whose header line has a title field."""
     seen_lines: set[int] = set()
-    for m in _TITLE_WORD.finditer(text):
+    for m in word_matches(text, _TITLE_WORD, ("title", "paper")):
         line_start = _line_start(text, m.start())
         if line_start is None or line_start in seen_lines:
             continue
@@ -560,13 +683,16 @@ def _has_title_lines(text: str) -> bool:
     return ":" in text and ("itle:" in text or "itle**:" in text or "ITLE:" in text)
 
 
+_FIRST_ITEM = re.compile(r"\n(?:1[.)] |\[1\] )")
+"""``\\n1. ``, ``\\n1) `` or ``\\n[1] ``: one scan for the line break instead of three
+substring searches that stop at every one."""
+
+
 def _has_numbered(text: str) -> bool:
     """Listings are numbered from 1 (a later page of results alone is not seen)."""
     return "\n" in text and (
-        "\n1. " in text or "\n1) " in text or "\n[1] " in text or text[:12].lstrip()[:3] in (
-            "1. ", "1) ", "[1]",
-        )
-    )  # fmt: skip
+        _FIRST_ITEM.search(text) is not None or text[:12].lstrip()[:3] in ("1. ", "1) ", "[1]")
+    )
 
 
 def _has_references(text: str) -> bool:

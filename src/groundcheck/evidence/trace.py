@@ -169,12 +169,14 @@ def make_evidence(
     identifiers: set[Identifier] = set()
     titles: list[str] = list(flat.titles)
     works: list[Work] = []
-    view = TextView.of(flat.text).text if flat.text else ""
+    text_view = TextView.of(flat.text) if flat.text else None
+    view = text_view.text if text_view is not None else ""
     echoes: list[tuple[int, int]] = []
     if view:
         if arguments:
             echoes.extend(echo_spans(view, _in_view(arguments, view)))
-        found = [m for m, _ in find_mentions(view, extractors) if m.malformed is None]
+        every = find_mentions(view, extractors)
+        found = [m for m, _ in every if m.malformed is None]
         if names and found:
             echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))
         echoes.sort()
@@ -197,7 +199,8 @@ def make_evidence(
                     beside = _on_same_line(view, m, ids, starts)
                     if beside:
                         works.append(Work(frozenset(beside), title, origin="line"))
-        found_works = harvest(flat, view, ids, extractors, titles)  # records, listings, tables
+        # records, listings, tables
+        found_works = harvest(flat, view, ids, extractors, titles, mentions=every, view=text_view)
         titles = list(found_works.titles)
         works.extend(found_works.works)
         if echoes:

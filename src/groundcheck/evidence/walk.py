@@ -58,6 +58,14 @@ class FlatOutput:
     """(title, the text of the same record's other fields): a paper described in one record."""
     records: tuple[Record, ...] = ()
     """The same records with their authors and year (``pairs`` is kept for older callers)."""
+    leaves: tuple[tuple[int, int], ...] = ()
+    """``(start, end)`` in ``text`` of every string joined into it, in order."""
+    record_leaves: tuple[tuple[tuple[int, ...], tuple[str, ...]] | None, ...] = ()
+    """For each record: the leaves (indices into ``leaves``) that are its string fields, and
+    its number fields as written in ``Record.siblings`` (``"pmid: 123"``); None when its
+    fields are not all leaves of ``text`` (a record inside a JSON string, a field under a
+    structural key). The identifiers of a record's fields can then be read off the mentions
+    already found in ``text``, instead of extracting ``siblings`` again."""
 
 
 _NOT_JSON = object()
@@ -112,13 +120,24 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     texts: list[str] = []
     titles: list[str] = []
     records: list[Record] = []
+    tracked: list[tuple[list[int], int, tuple[str, ...]] | None] = []  # leaves, strings, numbers
     empty = True
-    stack: list[tuple[Any, str | None]] = [(output, None)]
+    none: tuple[int, ...] = ()
+    # (value, key, the records a string here is a field of, the records the strings directly
+    # inside a container here are fields of)
+    stack: list[tuple[Any, str | None, tuple[int, ...], tuple[int, ...]]] = [
+        (output, None, none, none)
+    ]
     while stack:
-        value, key = stack.pop()
-        if type(value) is _Key:
+        value, key, owners, inner_owners = stack.pop()
+        kind = type(value)
+        if kind is _Key:
             texts.append(value)  # keys are returned data too, but never make it non-empty
-        elif isinstance(value, str):
+        elif kind is str or isinstance(value, str):
+            for owner in owners:
+                slot = tracked[owner]
+                if slot is not None:
+                    slot[0].append(len(texts))
             texts.append(value)
             if not value.strip():
                 continue
@@ -129,26 +148,39 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     texts.append(written)
             if key is not None and key.lower() == "title":
                 titles.append(value.strip())
-            parsed = _embedded_json(value)
+            first = value[0]
+            # Only a string that starts (after blanks) with a bracket can be JSON.
+            parsed = _embedded_json(value) if first in "{[" or first.isspace() else _NOT_JSON
             if parsed is _NOT_JSON:
                 empty = False
             else:
                 inner = flatten(parsed, ignore)
                 titles.extend(inner.titles)
                 records.extend(inner.records)
+                tracked.extend(None for _ in inner.records)  # fields inside the JSON string
                 empty = empty and inner.empty
-        elif isinstance(value, Mapping):
-            record = _record(value, ignore)
-            if record is not None:
+        elif kind is dict or isinstance(value, Mapping):
+            found = _record(value, ignore)
+            mine = none
+            if found is not None:
+                record, strings, numbers = found
+                mine = (len(records),)
                 records.append(record)
+                tracked.append(([], strings, numbers))
             for k, v in list(value.items())[::-1]:
                 k_str = str(k)
                 if k_str in ignore:
                     continue
-                stack.append((v, k_str))
-                stack.append((_Key(k_str), None))
-        elif isinstance(value, (list, tuple)):
-            stack.extend((item, key) for item in reversed(value))
+                field = mine if mine and k_str.lower() != "title" else none
+                if isinstance(v, str):
+                    stack.append((v, k_str, (*inner_owners, *field), none))
+                elif type(v) is list or isinstance(v, Mapping):
+                    stack.append((v, k_str, inner_owners, field))
+                else:
+                    stack.append((v, k_str, inner_owners, none))
+                stack.append((_Key(k_str), None, none, none))
+        elif kind is list or isinstance(value, (list, tuple)):
+            stack.extend((item, key, inner_owners, none) for item in reversed(value))
         elif value is None:
             continue
         else:  # numbers, booleans, and whatever objects a Python caller passes
@@ -162,12 +194,22 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             elif key is not None and any(k in key.lower() for k in _NUMBER_KEYS):
                 # "pmid: 123" rather than "123": an extractor that needs the label finds it.
                 texts.append(f"{key}: {value}")
+    leaves = []
+    at = 0
+    for t in texts:
+        leaves.append((at, at + len(t)))
+        at += len(t) + 2
     return FlatOutput(
         "\n\n".join(texts),
         tuple(titles),
         empty,
         tuple((r.title, r.siblings) for r in records),
         tuple(records),
+        tuple(leaves),
+        tuple(
+            None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
+            for slot in tracked
+        ),
     )
 
 
@@ -258,12 +300,17 @@ def _title_of(record: Mapping[Any, Any]) -> str | None:
     return None
 
 
-def _record(record: Mapping[Any, Any], ignore: frozenset[str]) -> Record | None:
-    """The paper a record with a ``title`` describes: its other fields, one level down."""
+def _record(
+    record: Mapping[Any, Any], ignore: frozenset[str]
+) -> tuple[Record, int, tuple[str, ...]] | None:
+    """The paper a record with a ``title`` describes: its other fields, one level down; with
+    how many of them are strings, and the number fields as written (``"pmid: 123"``)."""
     title = _title_of(record)
     if title is None:
         return None
     parts: list[str] = []
+    numbers: list[str] = []
+    strings = 0
     authors: tuple[str, ...] = ()
     year: int | None = None
     for k, v in record.items():
@@ -279,6 +326,8 @@ def _record(record: Mapping[Any, Any], ignore: frozenset[str]) -> Record | None:
         for item in values:
             if isinstance(item, str):
                 parts.append(item)
+                strings += 1
             elif isinstance(item, (int, float)) and not isinstance(item, bool):
                 parts.append(f"{key}: {item}")
-    return Record(title, "\n\n".join(parts), authors, year)
+                numbers.append(parts[-1])
+    return Record(title, "\n\n".join(parts), authors, year), strings, tuple(numbers)

@@ -12,6 +12,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
+from groundcheck.extractors.hints import lowered
 from groundcheck.model import Identifier, Mention, Scheme
 
 __all__ = [
@@ -91,7 +92,6 @@ def _after_arxiv_dot(text: str, pos: int) -> bool:
     return pos >= 6 and text[pos - 1] == "." and text[pos - 6 : pos - 1].lower() == "arxiv"
 
 
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _CONTEXT_HINTS = ("xiv", "5iv", "huggingface", "lanl")
 """Substrings every arXiv context contains (arxiv, alphaxiv, ar5iv, huggingface, xxx.lanl)."""
 
@@ -111,15 +111,16 @@ class _ArxivContext:
         self._hints: list[int] | None = None
 
     def _find_hints(self) -> list[int]:
-        text = self._text
-        # Length-preserving lower-casing, so positions stay valid for non-ASCII text too.
-        lowered = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+        # Length-preserving lower-casing, so positions stay valid for non-ASCII text too; the
+        # copy is shared with the other extractors reading the same text. (No non-ASCII
+        # character lower-cases to a letter of a hint: only U+212A, to "k".)
+        low = lowered(self._text)
         hints: list[int] = []
         for hint in _CONTEXT_HINTS:
-            at = lowered.find(hint)
+            at = low.find(hint)
             while at != -1:
                 hints.append(at)
-                at = lowered.find(hint, at + 1)
+                at = low.find(hint, at + 1)
         hints.sort()
         return hints
 

@@ -21,6 +21,7 @@ from groundcheck.document.report import Document
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
+from groundcheck.extractors.hints import word_matches
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
 
 __all__ = [
@@ -226,8 +227,9 @@ class TitleExtractor:
             if entry.parts.title is not None:
                 add(*entry.parts.title, "bibtex" if entry.kind == "bibtex" else "reference")
         if "itle" in text or "ITLE" in text:
-            for m in _BIB_TITLE.finditer(text):
-                end = _closing(text, m.end(), m.group(1))
+            closers = _Closers(text)
+            for m in _bib_titles(text):
+                end = closers.closing(m.end(), m.group(1))
                 if end is not None:
                     add(m.end(), end, "bibtex")
         for block in blocks:
@@ -328,6 +330,49 @@ def _quoted(
         pos = text.find(opener, blank.end() if blank is not None else pos + 1)
 
 
+def _bib_titles(text: str) -> Iterator[re.Match[str]]:
+    """``title = {`` / ``title = "`` openers in text order (found where ``title`` occurs)."""
+    return word_matches(text, _BIB_TITLE, ("title",))
+
+
+_BRACE = re.compile(r"[{}]")
+_FEW_OPENERS = 16
+
+
+class _Closers:
+    """Where each BibTeX field value ends, for one text.
+
+    The first few values are scanned brace by brace (at most 2,000 characters each); from
+    then on every brace of the text is matched once with a stack, so a flood of ``title={``
+    (each scan would run its full 2,000 characters) costs one pass. Both give the same end.
+    """
+
+    __slots__ = ("_match", "_scans", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._scans = 0
+        self._match: dict[int, int] | None = None
+
+    def closing(self, start: int, opener: str) -> int | None:
+        if opener == '"' or self._scans < _FEW_OPENERS:
+            self._scans += 1
+            return _closing(self._text, start, opener)
+        if self._match is None:
+            self._match = {}
+            stack: list[int] = []
+            for m in _BRACE.finditer(self._text):
+                if m.group() == "{":
+                    stack.append(m.start())
+                elif stack:
+                    self._match[stack.pop()] = m.start()
+        end = self._match.get(start - 1)  # the brace that opened the value, matched
+        return end if end is not None and end < start + _MAX_FIELD else None
+
+
+_MAX_FIELD = 2000
+
+
 def _closing(text: str, start: int, opener: str) -> int | None:
     """End of a BibTeX field value that starts at ``start`` (braces may nest)."""
     if opener == '"':
@@ -348,6 +393,7 @@ def _closing(text: str, start: int, opener: str) -> int | None:
 
 _CONNECTORS = frozenset(" \t([{—–:,;-")
 _PREFIX_STOP = frozenset(" \t([{<\"'“”‘’,;|`")
+_PREFIX_STOPS = tuple(sorted(_PREFIX_STOP))
 """Where a prefix glued to an id ends: quotes and commas too, so that in packed JSON
 ('..."title":"X","url":"https://arxiv.org/abs/ID"') the glued run is the URL alone."""
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
@@ -377,6 +423,10 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     "2101.03961 Switch Transformers: ..." line, the words after. Bounded by the line, by
     sentence ends and by 300 characters, so a paragraph is never taken for a title.
     """
+    if (id_start == 0 or text[id_start - 1] == "\n") and (
+        id_end == len(text) or text[id_end] == "\n"
+    ):
+        return None  # the id is its line (a JSON field's value): nothing beside it
     # Look no further than 300 characters either way: on a single-line JSON output with
     # thousands of ids, scanning to the line's ends would make this quadratic.
     window_start = max(0, id_start - 300)
@@ -384,9 +434,11 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     window_end = min(len(text), id_end + 300)
     line_end = text.find("\n", id_end, window_end)
     line_end = window_end if line_end == -1 else line_end
-    prefix_start = id_start
-    while prefix_start > line_start and text[prefix_start - 1] not in _PREFIX_STOP:
-        prefix_start -= 1  # step back over a prefix glued to the id ("arXiv:", a URL)
+    # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
+    # character of the line before it (one C search per stop character, not a Python step
+    # per character: a 1 MB line of glued ids made that 300 steps an id).
+    stop = max(text.rfind(ch, line_start, id_start) for ch in _PREFIX_STOPS)
+    prefix_start = stop + 1 if stop != -1 else line_start
     seg_start = max(line_start, prefix_start - 300)
     before = text[seg_start:prefix_start]
     cut = max(before.rfind(". "), before.rfind("; "), _citation_paren_end(before))

@@ -119,13 +119,40 @@ class TitleIndex:
         """``prefixable[j]``: may a cited title be a prefix of ``choices[j]``?"""
         self._cuts = cuts
         self._exact: dict[str, int] = {}
-        postings: dict[str, list[int]] = {}
         for j, choice in enumerate(choices):
             self._exact.setdefault(choice, j)
-            for gram in {choice[k : k + _GRAM] for k in range(len(choice) - _GRAM + 1)}:
-                postings.setdefault(gram, []).append(j)
-        self._postings = {gram: frozenset(ids) for gram, ids in postings.items()}
+        self._lengths = [len(c) for c in choices]
+        self._longest = max(self._lengths, default=0)
+        self._spaces = [c.count(" ") for c in choices]
+        self._grams: dict[str, frozenset[int]] | None = None  # built when scans cost more
+        self._scanned = 0
         self._all = list(range(len(choices)))
+
+    SCAN_BUDGET = 40
+    """Fuzzy queries first score every choice of a fitting length (in C, ~1 µs a choice);
+    once they have scanned the index this many times over, the 5-gram postings (about as
+    costly to build as this many scans) are built and filter what is scored. Both ways give
+    the same answer: the postings only skip choices that cannot reach the threshold."""
+
+    def _pool(self, q: str, cutoff: float, shortest: float) -> list[int]:
+        """The choices to score for ``q``, in index order."""
+        if self._grams is None and self._scanned < self.SCAN_BUDGET * len(self.choices):
+            self._scanned += len(self.choices)
+            lengths = self._lengths
+            return [c for c in self._all if lengths[c] >= shortest]
+        return sorted(self._candidates(q, cutoff))
+
+    @property
+    def _postings(self) -> dict[str, frozenset[int]]:
+        """Which choices hold each 5-gram: built once, and only when fuzzy queries have cost
+        more than building it (see :attr:`SCAN_BUDGET`)."""
+        if self._grams is None:
+            postings: dict[str, list[int]] = {}
+            for j, choice in enumerate(self.choices):
+                for gram in {choice[k : k + _GRAM] for k in range(len(choice) - _GRAM + 1)}:
+                    postings.setdefault(gram, []).append(j)
+            self._grams = {gram: frozenset(ids) for gram, ids in postings.items()}
+        return self._grams
 
     def __len__(self) -> int:
         return len(self.titles)
@@ -176,22 +203,33 @@ class TitleIndex:
         if j is not None:
             return 100.0, _WHOLE, self.owners[j], self.applied[j]
         cutoff = threshold / 100.0
+        shortest, longest = _length_window(len(q), cutoff)
+        if self._longest < shortest:
+            return None  # no choice (and so no prefix of one) is long enough to score
         # In index order, so that the earliest of equal scores is the earliest title.
-        candidates = sorted(self._candidates(q, cutoff))
+        candidates = self._pool(q, cutoff, shortest)
         if not candidates:
             return None
+        lengths = self._lengths
         best: _Found | None = None
-        whole = self._top(q, [self.choices[c] for c in candidates], cutoff)
-        if whole is not None:
-            score, at = whole
-            j = candidates[at]
+        whole = [c for c in candidates if shortest <= lengths[c] <= longest]
+        found = self._top(q, [self.choices[c] for c in whole], cutoff) if whole else None
+        if found is not None:
+            score, at = found
+            j = whole[at]
             best = (score, _WHOLE, self.owners[j], self.applied[j])
-        if self.rules.prefix and q.count(" ") >= 2:
-            ok = self.prefixable
+        words = q.count(" ")
+        if self.rules.prefix and words >= 2:
+            # A prefix of a choice with as many words as q needs three more words in the
+            # choice (see prefix_of), and is no longer than the choice.
+            ok, spaces = self.prefixable, self._spaces
             pairs = [
                 (c, p)
                 for c in candidates
-                if ok[c] and (p := prefix_of(q, self.choices[c])) is not None
+                if ok[c]
+                and spaces[c] >= words + 2
+                and lengths[c] >= shortest
+                and (p := prefix_of(q, self.choices[c])) is not None
             ]
             if pairs:
                 found = self._top(q, [p for _, p in pairs], cutoff)
@@ -234,7 +272,11 @@ class TitleIndex:
         if j is not None:
             return j, 100.0
         cutoff = threshold / 100.0
-        candidates = self._candidates(q, cutoff)
+        shortest, longest = _length_window(len(q), cutoff)
+        if self._longest < shortest:
+            return None
+        lengths = self._lengths
+        candidates = [c for c in self._pool(q, cutoff, shortest) if lengths[c] <= longest]
         if not candidates:
             return None
         strings = (
@@ -281,6 +323,19 @@ class TitleIndex:
             seen |= posting
         twice |= seen.intersection(rarest[-1])
         return list(twice)
+
+
+def _length_window(n: int, cutoff: float) -> tuple[float, float]:
+    """The lengths a string needs to score ``cutoff`` against one of length ``n``.
+
+    Normalised Levenshtein similarity is ``1 - d / max(n, m)`` and ``d >= |n - m|``, so a
+    string of length ``m`` reaches ``cutoff`` only when ``|n - m| <= (1 - cutoff) * max(n,
+    m)``: ``m`` between ``cutoff * n`` and ``n / cutoff``. The window is widened by a hair so
+    that rounding never drops a string exactly at the edge.
+    """
+    if cutoff <= 0.0:
+        return 0.0, float("inf")
+    return cutoff * n - 1e-6, n / cutoff + 1e-6
 
 
 def _head(normalized: str) -> str:
