@@ -44,6 +44,7 @@ from groundcheck.errors import (
     LedgerError,
     LedgerWarning,
 )
+from groundcheck.evidence.jsonio import parse_json
 
 if TYPE_CHECKING:
     from groundcheck.extractors.registry import Extractor, Registry
@@ -620,7 +621,7 @@ class Ledger:
         else:
             output_json, output_repr = _encode(output)
         evidence = make_evidence(
-            tool, "", json.loads(output_json) if output_json is not None else None,
+            tool, "", parse_json(output_json) if output_json is not None else None,
             self.extractors, errored=error is not None, ignore=frozenset(),
         )  # fmt: skip
         ended = _now()
@@ -846,8 +847,8 @@ class Ledger:
             record: dict[str, Any] = {
                 "tool": tool,
                 "id": f"call-{call_id}",
-                "input": json.loads(input_json),
-                "output": None if output_json is None else json.loads(output_json),
+                "input": parse_json(input_json),
+                "output": None if output_json is None else parse_json(output_json),
             }
             if error:
                 record["error"] = message or True
@@ -968,7 +969,7 @@ class Ledger:
                 {
                     "call": f"call-{call_id}",
                     "tool": tool,
-                    "input": json.loads(input_json),
+                    "input": parse_json(input_json),
                     "error": bool(error),
                     "started_at": started,
                     "ended_at": ended,

@@ -11,11 +11,12 @@ never silently dropped.
 from __future__ import annotations
 
 import glob as globbing
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from attrs import frozen
+
+from groundcheck.evidence.jsonio import parse_json
 
 __all__ = ["RunSpec", "discover_runs"]
 
@@ -82,7 +83,7 @@ def _manifest(path: Path) -> Iterator[RunSpec]:
                 continue
             where = f"{path}:{number}"
             try:
-                entry = json.loads(raw)
+                entry = parse_json(raw)
             except (ValueError, RecursionError):
                 yield RunSpec(where, None, (), problem="manifest line is not valid JSON")
                 continue

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from groundcheck.errors import InputError
 
-__all__ = ["Input", "JsonRecords", "decode", "loads", "open_input", "read_text"]
+__all__ = ["Input", "JsonRecords", "decode", "loads", "open_input", "parse_json", "read_text"]
 
 _BLANK = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
@@ -58,10 +58,38 @@ def decode(data: bytes, source: str, first_line: int = 1) -> str:
         ) from None
 
 
+def _long_int(digits: str) -> int | str:
+    limit = sys.get_int_max_str_digits()
+    if limit and len(digits) - digits.startswith("-") > limit:
+        return digits
+    return int(digits)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads``, except that an integer of any length is read: one longer than Python
+    converts (``sys.get_int_max_str_digits()``, 4,300 digits by default) stays its text.
+
+    Python refuses such an integer with a plain ``ValueError`` (not a ``JSONDecodeError``), so a
+    single long number anywhere in a trace would otherwise abort the whole read. The first
+    attempt is the plain parser (no cost for ordinary JSON); only a refusal reparses.
+
+    >>> parse_json('{"n": ' + "9" * 5000 + '}')["n"] == "9" * 5000
+    True
+    >>> parse_json("[1, -2]")
+    [1, -2]
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        return json.loads(text, parse_int=_long_int)
+
+
 def loads(text: str, source: str, first_line: int = 1) -> Any:
     """Parse one JSON value that starts at line ``first_line`` of ``source``."""
     try:
-        return json.loads(text)
+        return parse_json(text)
     except RecursionError:
         raise InputError("JSON nested too deeply to read", source=source, line=first_line) from None
     except json.JSONDecodeError as exc:
@@ -226,7 +254,7 @@ class JsonRecords:
                 self.plain += 1
                 continue
             try:
-                value = json.loads(text)
+                value = parse_json(text)
             except RecursionError:
                 raise InputError(
                     "JSON nested too deeply to read", source=name, line=number
