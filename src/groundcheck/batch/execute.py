@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import frozen
 
 from groundcheck.batch.discover import RunSpec
-from groundcheck.errors import GroundcheckError, InputError
+from groundcheck.errors import GroundcheckError, InputError, PluginError
 
 if TYPE_CHECKING:
     from groundcheck.auditor import Auditor
@@ -110,6 +110,13 @@ def audit_one(
                 f.code == "fabricated-id" and f.citation is not None and f.citation.id == planted
                 for f in check.findings
             )
+    except PluginError as exc:
+        # Not a property of the run: every run would fail the same way, or some would be
+        # silently dropped from the rates. The whole batch stops with this one error.
+        raise PluginError(
+            f"{spec.run}: {exc}; the batch stopped (fix or remove the plug-in, or pass "
+            "--no-plugins / --extractor NAME)"
+        ) from None
     except (GroundcheckError, OSError) as exc:
         return RunResult(spec.run, spec.group, spec.task, False, problem=str(exc))
     ids = [g for g in verdict.citations if not g.citation.is_title]
@@ -187,8 +194,13 @@ def _run_on(
         executor.submit(_audit_chunk, chunk, canary, options) for chunk in _chunks(specs, workers)
     ]
     results: list[RunResult] = []
-    for future in futures:
-        results.extend(future.result())
-        if progress is not None:
-            progress(len(results), len(specs))
+    try:
+        for future in futures:
+            results.extend(future.result())
+            if progress is not None:
+                progress(len(results), len(specs))
+    except BaseException:
+        for future in futures:  # one error stops the batch: audit nothing more
+            future.cancel()
+        raise
     return results
