@@ -83,11 +83,21 @@ def audit_one(
     spec: RunSpec, canary: bool = False, options: Mapping[str, Any] | None = None
 ) -> RunResult:
     """Audit one run in this process (the worker side of :func:`audit_runs`)."""
-    from groundcheck.evidence.jsonio import read_text
-    from groundcheck.evidence.load import load_run
+    from groundcheck.evidence.jsonio import limited_input
 
     if spec.problem is not None:
         return RunResult(spec.run, spec.group, spec.task, False, problem=spec.problem)
+    limit = (options or {}).get("max_input_bytes")
+    with limited_input(limit if isinstance(limit, int) else None):
+        return _audit_one(spec, canary, options)
+
+
+def _audit_one(
+    spec: RunSpec, canary: bool, options: Mapping[str, Any] | None
+) -> RunResult:
+    from groundcheck.evidence.jsonio import read_text
+    from groundcheck.evidence.load import load_run
+
     try:
         auditor = _auditor(_options_key(options))
         if not spec.evidence:

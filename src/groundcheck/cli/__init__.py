@@ -54,8 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from concurrent.futures.process import BrokenProcessPool
 
     from groundcheck.errors import GroundcheckError
+    from groundcheck.evidence.jsonio import limited_input
 
-    with terminal.capture_logs() as logs:
+    with terminal.capture_logs() as logs, limited_input(getattr(args, "max_input_bytes", None)):
         try:
             status: int = args.command_main(args)
         except GroundcheckError as exc:

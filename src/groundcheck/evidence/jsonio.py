@@ -186,8 +186,8 @@ class Input:
         self._taken += len(chunk)
         if self._taken > self.max_bytes:
             raise InputError(
-                f"larger than the input limit of {self.max_bytes:,} bytes (an endless stream "
-                "such as /dev/zero?); raise it with --max-input-bytes N or max_input_bytes=",
+                f"more than the input limit of {self.max_bytes:,} bytes (raise it with "
+                "--max-input-bytes N, or max_input_bytes=)",
                 source=self.name,
             )
         return chunk
