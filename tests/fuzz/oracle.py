@@ -29,9 +29,25 @@ from groundcheck.errors import GroundcheckError
 from groundcheck.extractors import extract
 from groundcheck.render import RenderContext, formats, render
 
-__all__ = ["Violation", "check_audit", "check_cli", "check_extract", "check_load"]
+__all__ = ["BIG", "FRAGMENTS", "Violation", "check_audit", "check_cli", "check_extract", "check_load"]
 
 _TERMINAL_OK = frozenset("\n\t")
+
+BIG = "9" * 4400
+"""Longer than Python converts to an int by default (4,300 digits)."""
+FRAGMENTS = [
+    "arXiv:", "2005.11401", "2005.11401v2", "hep-th/9711200", "math.AG/0601001", "10.1000/xyz",
+    "10.", "doi:", "https://doi.org/", "https://arxiv.org/abs/", "PMID: 31452104", "PMC123456",
+    "ISBN 978-3-16-148410-0", "\u2013", "\u2014", "\u2215", "\u200b", "\u00ad", "\ufe0f",
+    "\U000e0041", "&shy;", "&#8203;", "%E2%80%8B", "%2F", "\\", "\\.", "*", "**", "_", "`",
+    "\n", "\r\n", "\r", "\x0b", "\x0c", "\x85", "\u2028", "\n\n", "    ", "\x1b[31m",
+    "\x1b]8;;http://x\x07", "\x1b]0;title\x1b\\", "\x00", "\x07", "\ud800", "\udfff", '"',
+    "\u201c", "\u201d", "'", "[1]", "References\n", "# ", "> ", "- ", "(", ")", "<b>", "</b>",
+    "{", "}", "[", "]", ":", ",", BIG, "-" + BIG, "1e999999", "NaN", "Attention Is All You Need",
+    "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks",
+]  # fmt: skip
+"""What inputs are built from: identifiers, disguises, escapes, terminal control sequences,
+lone surrogates, NULs, long numbers, JSON punctuation."""
 
 
 class Violation(AssertionError):
