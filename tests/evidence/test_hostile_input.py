@@ -317,3 +317,9 @@ def test_dumps_in_batches_writes_what_json_dumps_writes(value: Any, indent: int 
     """The batched encoder (bounded memory for huge verdicts) changes no byte of the output."""
     expected = json.dumps(value, ensure_ascii=False, indent=indent) + ("\n" if indent else "")
     assert dumps(value, indent=indent) == expected
+
+
+def test_a_file_only_format_given_python_objects_is_a_config_error() -> None:
+    """Before: ``load_evidence(obj, format="bibtex")`` raised ``KeyError``."""
+    with pytest.raises(ConfigError, match="format 'bibtex' reads files"):
+        load_evidence([{"tool": "t", "output": "x"}], format="bibtex")
