@@ -8,7 +8,7 @@ Every input goes through ``tests/fuzz/oracle.py`` (no undocumented exception fro
 ``audit``, ``load_evidence`` or the CLI's ``main``; output that encodes as UTF-8; no control
 character on the terminal; exit status 0, 1 or 2 with one-line errors). Every
 ``--time-every``-th input is also *amplified*: its report is tiled to ``--amplify`` characters
-and audited against a benign twin of the same size (prose with the same line lengths); a CPU
+and audited against a benign twin of the same size (cited prose); a CPU
 time over ``--ratio`` (default 10) times the twin's is a violation, since cost must grow with
 the input, never with its square. The random driver saves each violating input under
 ``benchmarks/fuzz/crashes/`` and goes on; atheris stops at the first and saves it itself.
@@ -46,8 +46,9 @@ BENIGN = (
     "The retrieval results (arXiv:2005.11401) were discussed at length \u2014 \u201cas noted\u201d "
     "in the survey by Lewis et al., 10.18653/v1/2020.acl-main.1, and summarised. "
 )
-"""A benign report's prose: a citation or two per line, typographic punctuation (so the text
-view does its ordinary work, not only the ASCII fast path)."""
+"""A benign report's prose: two citations per sentence, three sentences per paragraph,
+typographic punctuation (so the text view does its ordinary work, not only the ASCII fast
+path). The twin is this, tiled to the size of the hostile input."""
 
 
 class Run:
@@ -88,8 +89,8 @@ class Run:
         (linear is 4x, quadratic 16x)."""
         size = self.args.amplify
         hostile = (report * (size // max(1, len(report)) + 1))[:size]
-        lines = hostile.split("\n")
-        twin = "\n".join((BENIGN * (len(line) // len(BENIGN) + 1))[: len(line)] for line in lines)
+        paragraph = BENIGN * 3 + "\n\n"
+        twin = (paragraph * (size // len(paragraph) + 1))[:size]
         slow, fast = _cost(hostile), _cost(twin)
         quarter = _cost(hostile[: size // 4])
         self.timed += 1
