@@ -323,3 +323,20 @@ def test_a_file_only_format_given_python_objects_is_a_config_error() -> None:
     """Before: ``load_evidence(obj, format="bibtex")`` raised ``KeyError``."""
     with pytest.raises(ConfigError, match="format 'bibtex' reads files"):
         load_evidence([{"tool": "t", "output": "x"}], format="bibtex")
+
+
+def test_a_ledger_row_that_is_not_json_is_a_clear_error(tmp_path: Path) -> None:
+    """Before: a JSONDecodeError traceback from ``ledger audit`` / ``tool_calls``."""
+    from groundcheck.ledger import Ledger
+
+    db = tmp_path / "run.db"
+    ledger = Ledger(db)
+    with ledger.run("r"):
+        ledger.log_call("search", {"q": "moe"}, "Switch Transformers 2101.03961")
+    ledger.close()
+    with sqlite3.connect(db) as conn:
+        for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"):
+            conn.execute(f'DROP TRIGGER "{trigger}"')
+        conn.execute("UPDATE calls SET output = '{broken'")
+    with pytest.raises(InputError, match=r"run\.db: call 1: the stored output is not valid JSON"):
+        Ledger(db).tool_calls("r")
