@@ -172,3 +172,19 @@ def test_a_broken_plugin_in_a_rate_of_64_runs_is_one_clear_error(
     code, out, err = run(capsys, "rate", str(runs), "--workers", "2", "-q", "--no-plugins")
     assert (code, err) == (0, "")
     assert "runs flagged: 0 of 66" in out
+
+
+def test_running_out_of_memory_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: a 10 MB report reached 7.2 GB and a MemoryError traceback."""
+
+    def exhausted(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr("groundcheck.auditor.Auditor.audit", exhausted)
+    code, out, err = run(
+        capsys, "audit", str(HONEST / "report.md"), "--evidence", str(HONEST / "tool_calls.json")
+    )
+    assert (code, out) == (2, "")
+    _one_error_line(err, "out of memory", "--max-input-bytes")

@@ -77,6 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "ran (a plug-in?); nothing was checked"
             )
             status = EXIT_ERROR
+        except MemoryError:
+            terminal.error(
+                "out of memory: the input is too large for this machine; audit it in parts, "
+                "or lower --max-input-bytes to refuse such files early"
+            )
+            status = EXIT_ERROR
         except BrokenProcessPool as exc:
             terminal.error(
                 f"a worker process died ({exc}); rerun with --workers 1 to see which run "
