@@ -210,6 +210,7 @@ def atheris_engine(run: Run) -> None:
         payload = fdp.ConsumeBytes(fdp.remaining_bytes())
         run.one(target, report, payload)
 
+    atheris.instrument_all()  # coverage feedback from groundcheck (imported by the oracle)
     argv = [sys.argv[0], f"-max_total_time={int(run.args.seconds)}", *run.args.atheris_args]
     atheris.Setup(argv, test_one)
     atheris.Fuzz()
