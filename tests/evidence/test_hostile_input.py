@@ -340,3 +340,12 @@ def test_a_ledger_row_that_is_not_json_is_a_clear_error(tmp_path: Path) -> None:
         conn.execute("UPDATE calls SET output = '{broken'")
     with pytest.raises(InputError, match=r"run\.db: call 1: the stored output is not valid JSON"):
         Ledger(db).tool_calls("r")
+
+
+def test_a_manifest_is_read_under_the_input_limit(tmp_path: Path) -> None:
+    from groundcheck.batch.discover import discover_runs
+
+    manifest = tmp_path / "runs.jsonl"
+    manifest.write_text('{"run": "a", "evidence": ["t.json"], "pad": "' + "x" * 5000 + '"}\n')
+    with limited_input(1000), pytest.raises(InputError, match=r"runs\.jsonl: more than the input"):
+        discover_runs([str(manifest)])

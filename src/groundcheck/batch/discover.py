@@ -16,7 +16,7 @@ from pathlib import Path
 
 from attrs import frozen
 
-from groundcheck.evidence.jsonio import parse_json
+from groundcheck.evidence.jsonio import open_input, parse_json
 
 __all__ = ["RunSpec", "discover_runs"]
 
@@ -77,8 +77,8 @@ def _run_in_folder(folder: Path) -> RunSpec | None:
 
 def _manifest(path: Path) -> Iterator[RunSpec]:
     base = path.parent
-    with path.open("rb") as stream:
-        for number, raw in enumerate(stream, 1):
+    with open_input(path) as stream:  # once, under the input limit (a FIFO, an endless line)
+        for number, raw in enumerate(stream.lines(), 1):
             if not raw.strip():
                 continue
             where = f"{path}:{number}"
