@@ -5,9 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from groundcheck.extractors.builtin import builtin_registry
 from groundcheck.extractors.registry import Registry
+
+# No test times anything: Hypothesis's per-example deadline (200 ms) fails property tests on a
+# loaded two-core CI machine, so it is off for every test; speed lives in benchmarks/.
+settings.register_profile("groundcheck", deadline=None)
+settings.load_profile("groundcheck")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -40,8 +40,8 @@ def test_evidence_set_merge_and_lookup() -> None:
     assert merged.calls_returning([Identifier("arxiv", "2")]) == ()
 
 
-VERDICT_KEYS = {"schema", "ok", "summary", "findings", "citations", "evidence", "notes"}
-FINDING_KEYS = {"code", "severity", "message", "citation", "calls"}
+VERDICT_KEYS = {"schema", "ok", "summary", "findings", "citations", "evidence", "notes", "works"}
+FINDING_KEYS = {"code", "severity", "message", "citation", "calls", "work"}
 CITED_KEYS = {"scheme", "id", "raw", "start", "end", "line", "column", "source"}
 CITATION_KEYS = {
     "scheme",

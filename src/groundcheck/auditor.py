@@ -14,17 +14,18 @@ from typing import Any
 from attrs import evolve, field, fields, frozen
 
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
-from groundcheck.document import Layout
+from groundcheck.document import Document, WorkSet, build_works
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.evidence.native import from_tool_calls
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
-from groundcheck.grounding import EvidenceTitles, ground
+from groundcheck.grounding import EvidenceTitles, ground, ground_works
+from groundcheck.grounding.ground import NOT_CITATIONS
 from groundcheck.grounding.quotes import check_quotes, not_title_candidates, report_quotes
 from groundcheck.grounding.url_policy import allow_urls, url_severity
-from groundcheck.model import ERROR, WARNING, EvidenceSet, Finding, Severity, Verdict
+from groundcheck.model import ERROR, WARNING, Citation, EvidenceSet, Finding, Severity, Verdict
 
 __all__ = ["Auditor", "FileAudit", "Policy", "audit"]
 
@@ -184,19 +185,29 @@ class Auditor:
             raise InputError(f"the report must be text (str), got {type(report).__name__}")
         evidence = self.evidence(tool_calls)
         citations = extract(report, extractors=self.extractors)
+        document = Document.parse(report, _id_spans(citations))
         notes: list[str] = []
+        files: dict[str, tuple[Document, tuple[Citation, ...]]] = {}
         for name, text in _bibliographies(bibliography):
-            citations += extract(text, extractors=self.extractors, source=name)
+            found = extract(text, extractors=self.extractors, source=name)
+            files[name] = (Document.parse(text, _id_spans(found)), found)
+            citations += found
             notes.extend(bibtex_problems(text, name))
         citations = allow_urls(citations, self.policy.allowed_urls)
         titles = EvidenceTitles(evidence) if any(c.is_title for c in citations) else None
         threshold = self.policy.title_threshold
         passages = report_quotes(report, self.policy.quote_min_words)
+        # A quoted sentence stays a title only when a tool returned it as a work's title (in
+        # a record, beside an id): a page that quotes the same words returned a quote.
         citations = not_title_candidates(
-            citations, passages, lambda t: titles is not None and bool(titles.match(t, threshold))
+            citations,
+            passages,
+            lambda t: titles is not None and bool(titles.which_work(t, threshold)),
         )
-        layout = Layout(report, citations)
-        groundings = ground(citations, evidence, titles, threshold, layout)
+        # A URL in code, an API endpoint: written, but not cited (see NOT_CITATIONS).
+        works = build_works(document, [c for c in citations if c.kind not in NOT_CITATIONS], files)
+        groundings = ground(citations, evidence, titles, threshold, works.cited_titles)
+        grounded_works = ground_works(works, groundings)
         quotes = check_quotes(report, citations, groundings, evidence, passages=passages)
         ctx = AuditContext(
             report=report,
@@ -206,8 +217,9 @@ class Auditor:
             unrecorded_severity=self.policy.unrecorded_severity,
             title_threshold=threshold,
             titles=titles,
-            layout=layout,
             schemes=self.schemes,
+            works=grounded_works,
+            references=works,
             quotes=quotes,
         )
         findings: list[Finding] = []
@@ -215,7 +227,32 @@ class Auditor:
             findings.extend(check.run(ctx))
         findings = url_severity(findings, self.policy.url_severity)
         findings.sort(key=Finding.sort_key)
-        return Verdict(tuple(findings), groundings, evidence, ctx.report_chars, notes)
+        notes.extend(works.notes)
+        unchecked = _unchecked_author_years(works, evidence)
+        if unchecked:
+            notes.append(unchecked)
+        return Verdict(
+            tuple(findings), groundings, evidence, ctx.report_chars, notes, grounded_works
+        )
+
+
+def _unchecked_author_years(works: WorkSet, evidence: EvidenceSet) -> str | None:
+    """A note when author–year citations cannot be judged: no list to resolve them in, and
+    no tool output that gave authors (see the unverified-author-year check)."""
+    if not works.unresolved or works.has_list:
+        return None
+    if any(w.authors for c in evidence.calls if c.excluded is None for w in c.works):
+        return None
+    n = len({(m.author, m.year) for m in works.unresolved})
+    what = "citation" if n == 1 else "citations"
+    return (
+        f"{n} author–year {what} could not be checked: the report has no reference list and "
+        "no tool output gave authors and years"
+    )
+
+
+def _id_spans(citations: Sequence[Citation]) -> list[tuple[int, int]]:
+    return [(c.start, c.end) for c in citations if not c.is_title]
 
 
 @frozen

@@ -9,30 +9,37 @@ output", never "does not exist": groundcheck judges provenance, not existence.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import ClassVar, Protocol
 
 from attrs import field, frozen
 
-from groundcheck.document.layout import Layout
+from groundcheck.document.authors import surname, surname_key
+from groundcheck.document.works import WorkSet
 from groundcheck.grounding import EvidenceTitles, similarity
 from groundcheck.grounding.quotes import MISATTRIBUTED, UNVERIFIED, QuoteCheck
+from groundcheck.grounding.url_pages import PageIndex
 from groundcheck.model import (
     ERROR,
     WARNING,
+    Citation,
+    CitedWork,
     EvidenceSet,
     Finding,
     Grounding,
     Identifier,
+    Marker,
     Scheme,
     Severity,
+    WorkGrounding,
 )
 
 __all__ = [
     "DEFAULT_CHECKS",
     "AuditContext",
     "Check",
+    "DanglingMarkers",
     "EmptyEvidenceReport",
     "FabricatedIds",
     "IdTitleMismatch",
@@ -40,6 +47,8 @@ __all__ = [
     "MisattributedQuotes",
     "NoToolCalls",
     "OutputsNotRecorded",
+    "TitleProblem",
+    "UnverifiedAuthorYear",
     "UnverifiedQuotes",
     "UnverifiedTitles",
     "check_named",
@@ -53,6 +62,23 @@ def _plural(n: int, word: str) -> str:
 
 
 @frozen
+class TitleProblem:
+    """What is wrong with the titles written for one work, if anything (one per work).
+
+    ``code`` is ``id-title-mismatch`` (the title is another returned work's: ``other``, with
+    its identifiers) or ``unverified-title`` (it matches no returned title, or only comes
+    close to the work's own: ``own``, ``score``).
+    """
+
+    code: str
+    title: Citation
+    own: str | None = None
+    other: str | None = None
+    other_ids: tuple[Identifier, ...] = ()
+    score: float | None = None
+
+
+@frozen
 class AuditContext:
     """Everything a check may look at for one report."""
 
@@ -63,12 +89,33 @@ class AuditContext:
     unrecorded_severity: Severity = ERROR
     title_threshold: float = 90.0
     titles: EvidenceTitles | None = None
-    layout: Layout | None = None
     schemes: Mapping[str, Scheme] = field(default=_NO_SCHEMES)
     """What the extractors say about each scheme (label, prefix), by scheme name."""
+    works: tuple[WorkGrounding, ...] = ()
+    """The report's cited works and how each was grounded (see :class:`CitedWork`)."""
+    references: WorkSet | None = None
+    """What the document model could not resolve: dangling markers, unmatched author–year
+    citations, and whether the report has a reference list at all."""
     quotes: tuple[QuoteCheck, ...] = ()
     """The report's quoted passages and where each was found (see
     :mod:`groundcheck.grounding.quotes`)."""
+    _by_citation: dict[int, Grounding] = field(init=False, eq=False, repr=False)
+    _problems: dict[str, TitleProblem | None] = field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_by_citation", {id(g.citation): g for g in self.citations})
+        object.__setattr__(self, "_problems", {})
+
+    def grounding(self, citation: Citation) -> Grounding | None:
+        """The grounding of one citation of the report."""
+        return self._by_citation.get(id(citation))
+
+    def title_problem(self, work: WorkGrounding) -> TitleProblem | None:
+        """What is wrong with the titles written for ``work`` (computed once per work)."""
+        key = work.work.key
+        if key not in self._problems:
+            self._problems[key] = _title_problem(self, work)
+        return self._problems[key]
 
     @property
     def identifiers(self) -> tuple[Grounding, ...]:
@@ -125,14 +172,62 @@ def _evidence_phrase(evidence: EvidenceSet) -> str:
     return f"{_plural(calls, 'tool call')} returned {returned_phrase}, none of them this one"
 
 
+def _quote(title: str, limit: int = 90) -> str:
+    short = title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
+    return f"“{short}”"
+
+
+def _work_name(work: CitedWork) -> str:
+    """How a finding names an entry of the report's list: ``reference [3]``, ``@lewis2020``."""
+    if work.kind == "bibtex" and work.label:
+        return f"@{work.label}"
+    if work.label and work.kind == "entry":
+        label = work.label
+        if label.startswith("^"):
+            return f"footnote [{label}]"
+        return f"reference [{label}]" if label.isdigit() else f"entry {label}"
+    return ""
+
+
+def _about(work: CitedWork | None, *, title: bool = True) -> str:
+    """``; cited as reference [3], “Title”``: which work a finding is about, at the end,
+    so the message still starts with what users grep for (``arXiv:… is not in any tool
+    output``). Only a title written as one is named, never the bare words next to an id."""
+    if work is None:
+        return ""
+    name = _work_name(work)
+    written = title and work.title is not None and work.title.kind != "adjacent"
+    quoted = _quote(work.title.raw) if written and work.title is not None else ""
+    if name and quoted:
+        return f"; cited as {name}, {quoted}"
+    if quoted:
+        return f"; cited with the title {quoted}"
+    return f"; cited as {name}" if name else ""
+
+
+def _times(citations: Sequence[Citation]) -> str:
+    if len(citations) < 2:
+        return ""
+    lines = sorted({c.line for c in citations if c.source is None})
+    where = f" (lines {', '.join(map(str, lines[:6]))}{', …' if len(lines) > 6 else ''})"
+    return f"; cited {len(citations)} times{where if len(lines) > 1 else ''}"
+
+
 class FabricatedIds:
-    """``fabricated-id``: a well-formed identifier whose work is in no tool output."""
+    """``fabricated-id``: a cited work whose well-formed identifiers are in no tool output.
+
+    One finding per work: an identifier cited in prose and again in the reference list is
+    one work, and the title written for it is named in the finding (there is no separate
+    title warning for the same work). A work grounded by one of its identifiers is grounded:
+    the other identifiers written for it (a publisher URL beside a returned arXiv id) are
+    not accused.
+    """
 
     code: ClassVar[str] = "fabricated-id"
     severity: ClassVar[Severity] = ERROR
     description: ClassVar[str] = "Cited identifier is in no tool output"
     help: ClassVar[str] = (
-        "A well-formed identifier the report cites is in no tool output. The agent may have "
+        "A cited work's well-formed identifiers are in no tool output. The agent may have "
         "written it from memory. Check that a tool really returned it; if some calls did not "
         "record their output, the message says so, and the policy's unrecorded_severity can "
         "lower it to a warning."
@@ -147,16 +242,54 @@ class FabricatedIds:
                 f"; but {_plural(len(unrecorded), 'lookup')} did not record "
                 f"{'its' if len(unrecorded) == 1 else 'their'} output, which may hold it"
             )
-        for g in ctx.identifiers:
-            c = g.citation
-            if g.grounded or c.malformed is not None:
+        pages: PageIndex | None = None
+
+        def same_page(c: Citation) -> Identifier | None:
+            nonlocal pages
+            if c.scheme != "url":
+                return None
+            pages = pages or PageIndex(ctx.evidence.identifiers)
+            return pages.same_page(c.identifier)
+
+        covered: set[int] = set()
+        for wg in ctx.works:
+            work = wg.work
+            covered.update(id(c) for c in work.identifiers)
+            if wg.grounded:
                 continue
+            missing = [c for c in work.identifiers if c.malformed is None]
+            if not missing:
+                continue
+            named = list(dict.fromkeys(ctx.cited_as(c.identifier) for c in missing))
+            where = next((c for c in missing if work.start <= c.start < work.end), missing[0])
+            verb = "is" if len(named) == 1 else "are"
+            lowered, also = severity, ""
+            elsewhere = [same_page(c) for c in missing]
+            if all(r is not None for r in elsewhere):  # every one a returned page elsewhere
+                lowered = WARNING
+                shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in elsewhere if r))
+                also = f"; a tool returned the same page at another address: {shown}"
             yield Finding(
                 self.code,
-                severity,
-                f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})",
-                c,
+                lowered,
+                f"{' and '.join(named)} {verb} not in any tool output ({context}){also}"
+                f"{_about(work)}{_times(missing)}",
+                where,
+                work=work,
             )
+        for g in ctx.identifiers:  # citations no work holds (a context built by hand)
+            c = g.citation
+            if id(c) in covered or g.grounded or c.malformed is not None:
+                continue
+            message = f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})"
+            lowered = severity
+            returned = same_page(c)
+            if returned is not None:
+                lowered = WARNING
+                message += (
+                    f"; a tool returned the same page at another address: {ctx.cited_as(returned)}"
+                )
+            yield Finding(self.code, lowered, message, c)
 
 
 class MalformedIds:
@@ -172,16 +305,19 @@ class MalformedIds:
     )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        owner = {id(c): wg.work for wg in ctx.works for c in wg.work.identifiers}
         for g in ctx.citations:
             c = g.citation
             if c.malformed is None:
                 continue
+            work = owner.get(id(c))
             yield Finding(
                 self.code,
                 ERROR,
-                f"{c.raw!r} is written as a {ctx.scheme(c.scheme).label} identifier but cannot be "
-                f"one: {c.malformed}; no tool output can hold it",
+                f"{c.raw!r} is written as a {ctx.scheme(c.scheme).label} identifier but cannot "
+                f"be one: {c.malformed}; no tool output can hold it{_about(work)}",
                 c,
+                work=work,
             )
 
 
@@ -289,69 +425,130 @@ class OutputsNotRecorded:
         )
 
 
-def _quote(title: str, limit: int = 90) -> str:
-    short = title if len(title) <= limit else title[: limit - 1].rstrip() + "…"
-    return f"“{short}”"
+_VARIANT_MARGIN = 10.0
+"""Two returned titles this close (threshold minus the margin) may name one paper ("…Nets" and
+"…Networks"): a title matching one of them is never called another paper's."""
+
+
+def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
+    work = wg.work
+    if not work.titles:
+        return None
+    if not work.identifiers:
+        if wg.grounded:
+            return None
+        title = work.titles[0]  # its own title: the entry's, or the one it is cited by
+        if ctx.titles is not None and ctx.titles.titles:
+            close = ctx.titles.match(title.raw or title.id, max(ctx.title_threshold - 25.0, 1.0))
+            if close is not None:
+                return TitleProblem("unverified-title", title, other=close.title, score=close.score)
+        return TitleProblem("unverified-title", title)
+    if not wg.grounded:
+        return None  # fabricated-id speaks for the work, naming its title
+    # Grounded by an identifier: its titles can only be judged against the title the tools
+    # returned *with* it. When none was returned with it, "matches no title anywhere" says
+    # more about where the tool put its titles than about the report: no finding.
+    titles = ctx.titles
+    if titles is None:
+        return None
+    keys = work.keys
+    warning: TitleProblem | None = None
+    own_titles = titles.own_titles(keys)
+    if not own_titles and not titles.titles:
+        return None
+    for title in work.titles:
+        g = ctx.grounding(title)
+        if g is not None and g.matched_title is not None and g.matched_title in own_titles:
+            continue  # grounding already matched it to this work's own title
+        rel = titles.relation(title.raw or title.id, keys, ctx.title_threshold)
+        if rel.kind in ("own", "unknown"):
+            continue
+        near = rel.own
+        own = near.title if near is not None else None
+        if rel.kind == "other" and rel.other is not None and own is not None:
+            others = tuple(sorted({i for w in rel.works for i in w.identifiers}, key=str))
+            if set(others) & set(keys):
+                continue  # the "other" work is this one, returned again under that title
+            variant = ctx.title_threshold - _VARIANT_MARGIN
+            if not others:
+                others = tuple(sorted(titles.ids_of(rel.other.title), key=str))
+            # Another *work*: a title some output returned with identifiers of its own. A
+            # title seen only as words (a heading, a quote in a page) may be this page's own.
+            if others and similarity(rel.other.title, own, titles.rules) < variant:
+                return TitleProblem("id-title-mismatch", title, own, rel.other.title, others)
+            # A near variant of its own title, returned elsewhere as a title: a warning.
+        if warning is None and title.kind != "adjacent" and own is not None:
+            score = near.score if near is not None else None
+            warning = TitleProblem("unverified-title", title, own, score=score)
+    return warning
+
+
+def _title_gap(ctx: AuditContext) -> str:
+    unrecorded = len(ctx.evidence.unrecorded_calls)
+    if not unrecorded:
+        return ""
+    return (
+        f"; but {_plural(unrecorded, 'lookup')} did not record "
+        f"{'its' if unrecorded == 1 else 'their'} output, which may hold it"
+    )
 
 
 class UnverifiedTitles:
-    """``unverified-title``: a cited title that matches no title any tool returned.
+    """``unverified-title``: a cited work's title matches no title any tool returned.
 
     A warning, not an error: titles are written loosely, and a paraphrase is not a
-    fabrication. Only titles written as citations count (see :mod:`groundcheck.document.layout`).
+    fabrication. It fires for a work cited by its title alone (a reference entry without an
+    identifier, a quoted title in prose, a heading naming a paper) whose title matches
+    nothing, and for a work whose returned identifier is written beside a title that only
+    comes close to the title the tools returned for it. A work whose identifiers are not in
+    the evidence gets a ``fabricated-id`` naming its title instead; one problem, one finding.
     """
 
     code: ClassVar[str] = "unverified-title"
     severity: ClassVar[Severity] = WARNING
     description: ClassVar[str] = "Cited title matches no returned title"
     help: ClassVar[str] = (
-        "A title written as a citation (reference list, BibTeX, or quoted, heading, emphasis "
-        "or link beside an id) matches no title any tool returned. A warning: titles are "
-        "written loosely, and a paraphrase is not a fabrication."
+        "A title written as a citation (a reference entry, a quoted title in prose, a heading "
+        "naming a paper, or the title beside an identifier) matches no title any tool "
+        "returned, or only comes close to the one returned with its identifier. A warning: "
+        "titles are written loosely, and a paraphrase is not a fabrication."
     )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
-        if ctx.layout is None:
-            return
-        unrecorded = len(ctx.evidence.unrecorded_calls)
-        gap = (
-            f"; but {_plural(unrecorded, 'lookup')} did not record "
-            f"{'its' if unrecorded == 1 else 'their'} output, which may hold it"
-            if unrecorded
-            else ""
-        )
-        for g in ctx.title_citations:
-            if g.grounded or not ctx.layout.cited(g.citation):
+        for wg in ctx.works:
+            problem = ctx.title_problem(wg)
+            if problem is None or problem.code != self.code:
                 continue
-            nearest = ""
-            if ctx.titles is not None and ctx.titles.titles:
-                close = ctx.titles.match(g.citation.id, max(ctx.title_threshold - 25.0, 1.0))
-                if close is not None:
+            title = problem.title
+            name = _work_name(wg.work)
+            subject = f"title {_quote(title.raw)}" + (f" ({name})" if name else "")
+            if problem.own is not None:
+                ident = ctx.cited_as(wg.work.identifiers[0].identifier)
+                score = problem.score or 0.0
+                message = (
+                    f"{subject} written for {ident} does not match the title the tools "
+                    f"returned for it, {_quote(problem.own)} ({score:.0f} < "
+                    f"{ctx.title_threshold:g})"
+                )
+            else:
+                nearest = ""
+                if problem.other is not None and problem.score is not None:
                     nearest = (
-                        f"; the closest returned title is {_quote(close.title)} "
-                        f"({close.score:.0f} < {ctx.title_threshold:g})"
+                        f"; the closest returned title is {_quote(problem.other)} "
+                        f"({problem.score:.0f} < {ctx.title_threshold:g})"
                     )
-            yield Finding(
-                self.code,
-                WARNING,
-                f"title {_quote(g.citation.raw)} matches no title in any tool output{nearest}{gap}",
-                g.citation,
-            )
-
-
-_LOOSE_KINDS = frozenset({"adjacent", "heading"})
-"""Titles too loosely written to accuse an id of a title matching nothing: the words beside it,
-and section headings, which paraphrase as often as they quote. They still count when they
-match another returned paper."""
+                message = f"{subject} matches no title in any tool output{nearest}{_title_gap(ctx)}"
+            yield Finding(self.code, WARNING, message, title, work=wg.work)
 
 
 class IdTitleMismatch:
-    """``id-title-mismatch``: a returned identifier cited beside the wrong title.
+    """``id-title-mismatch``: a returned identifier cited beside another returned work's title.
 
-    The tools returned this identifier with a title of its own; the title written beside it in
-    the report matches a *different* returned paper better, or matches no returned title at
-    all. This is how real-but-mislabelled bibliographies look: each id exists, each title
-    exists, they do not belong together.
+    The tools returned this identifier with a title of its own; the title written for it in
+    the report is the title of a *different* returned work. This is how real-but-mislabelled
+    bibliographies look: each id exists, each title exists, they do not belong together. A
+    title that only comes close to the work's own, or matches nothing, is at most an
+    ``unverified-title`` warning: an error needs certainty.
     """
 
     code: ClassVar[str] = "id-title-mismatch"
@@ -359,47 +556,139 @@ class IdTitleMismatch:
     description: ClassVar[str] = "Returned identifier cited beside another paper's title"
     help: ClassVar[str] = (
         "The tools returned this identifier with a title of its own, but the report cites it "
-        "beside the title of a different returned paper (or a title written as a citation "
-        "that matches none): each exists, they do not belong together."
+        "beside the title of a different returned paper: each exists, they do not belong "
+        "together."
     )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
-        titles, layout = ctx.titles, ctx.layout
-        if titles is None or layout is None:
+        for wg in ctx.works:
+            problem = ctx.title_problem(wg)
+            if problem is None or problem.code != self.code:
+                continue
+            work = wg.work
+            ident = next((c for c in work.identifiers if c.malformed is None), None)
+            if ident is None or problem.own is None:
+                continue
+            label = ctx.cited_as(ident.identifier)
+            others = [ctx.cited_as(i) for i in problem.other_ids]
+            whose = f" ({', '.join(others[:3])})" if others else ""
+            yield Finding(
+                self.code,
+                ERROR,
+                f"{label} was returned as {_quote(problem.own)}, but is cited beside "
+                f"{_quote(problem.title.raw)}, the title of another returned paper{whose}"
+                f"{_about(work, title=False)}",
+                ident,
+                work=work,
+            )
+
+
+def _label_range(labels: Sequence[str]) -> str:
+    numbers = sorted(int(x) for x in labels if x.isdigit())
+    if not numbers:
+        return ""
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        span = f"[{numbers[0]}]" if len(numbers) == 1 else f"[{numbers[0]}]–[{numbers[-1]}]"
+        return f" (its entries are {span})"
+    return f" ({len(numbers)} numbered entries, [{numbers[0]}] to [{numbers[-1]}])"
+
+
+class DanglingMarkers:
+    """``dangling-marker``: an in-text marker pointing to no entry of the report's own list.
+
+    ``[12]`` when the list stops at ``[8]``, ``[^4]`` with no footnote 4, ``\\cite{key}``
+    with no such entry. Only counted when the report labels its entries that way at all (a
+    report with no numbered list has nothing for ``[3]`` to dangle from), and a bracketed
+    year (``[2025]``) is a year. One finding per label, however often it is cited.
+    """
+
+    code: ClassVar[str] = "dangling-marker"
+    severity: ClassVar[Severity] = ERROR
+    description: ClassVar[str] = "In-text marker points to no entry of the report's list"
+    help: ClassVar[str] = (
+        "The report cites [n] (or [^n], \\cite{key}), but its own reference list has no such "
+        "entry: the source it points at is not in the report, so no reader can check it."
+    )
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        refs = ctx.references
+        if refs is None:
             return
-        groundings = {id(g.citation): g for g in ctx.title_citations}
-        for g in ctx.identifiers:
-            c = g.citation
-            if not g.grounded:
+        labels = [w.work.label for w in ctx.works if w.work.label is not None]
+        for label, markers in refs.dangling:
+            first = markers[0]
+            if first.kind == "footnote":
+                what, where = f"[{label}]", "has no footnote definition"
+            elif first.kind == "key":
+                what, where = f"\\cite{{{label}}}", "names no entry of the report's bibliography"
+            else:
+                what = f"[{label}]"
+                where = f"points to no entry of the report's reference list{_label_range(labels)}"
+            times = f"; cited {len(markers)} times" if len(markers) > 1 else ""
+            yield Finding(self.code, ERROR, f"marker {what} {where}{times}", first.citation(label))
+
+
+def _returned_authors(evidence: EvidenceSet) -> dict[tuple[str, int], str] | None:
+    """(first author's surname key, year) of every returned work that has both, or None when
+    no tool output gave any authors at all (nothing to check an author–year citation by)."""
+    found: dict[tuple[str, int], str] = {}
+    any_authors = False
+    for call in evidence.calls:
+        if call.excluded is not None:
+            continue
+        for work in call.works:
+            if work.authors:
+                any_authors = True
+                if work.year is not None:
+                    key = (surname_key(surname(work.authors[0])), work.year)
+                    found.setdefault(key, work.title)
+    return found if any_authors else None
+
+
+class UnverifiedAuthorYear:
+    """``unverified-author-year``: "Lewis et al. (2020)" matching no entry and no returned work.
+
+    With a reference list, an author–year citation must match one of its entries (first
+    author's surname and year). Without one, it must match a returned work whose first author
+    and year are known. A warning: names are spelled in many ways. A citation that could be
+    anything followed by a year ("GPT-4 (2023)") is not checked at all.
+    """
+
+    code: ClassVar[str] = "unverified-author-year"
+    severity: ClassVar[Severity] = WARNING
+    description: ClassVar[str] = "Author–year citation matches no entry and no returned work"
+    help: ClassVar[str] = (
+        "An author–year citation in the text (Lewis et al., 2020) matches no entry of the "
+        "report's reference list, or, when the report has none, no returned work with that "
+        "first author and year."
+    )
+
+    def run(self, ctx: AuditContext) -> Iterator[Finding]:
+        refs = ctx.references
+        if refs is None or not refs.unresolved:
+            return
+        returned = None if refs.has_list else _returned_authors(ctx.evidence)
+        if not refs.has_list and returned is None:
+            return  # no tool output gave authors: nothing to check against (see the notes)
+        seen: dict[tuple[str, int | None], list[Marker]] = {}
+        for m in refs.unresolved:
+            seen.setdefault((surname_key(m.author), m.year), []).append(m)
+        for (key, year), markers in seen.items():
+            first = markers[0]
+            if returned is not None and year is not None and (key, year) in returned:
                 continue
-            beside = layout.title_beside(c)
-            own = titles.own_titles(c.keys)
-            if beside is None or not own:
-                continue
-            written = groundings.get(id(beside))
-            own_score = max(similarity(beside.id, t) for t in own)
-            if own_score >= ctx.title_threshold:
-                continue
-            label = ctx.cited_as(c.identifier)
-            matched = written.matched_title if written is not None else None
-            if matched is not None and matched not in own:
-                others = sorted(ctx.cited_as(i) for i in titles.ids_of(matched))
-                whose = f" ({', '.join(others[:3])})" if others else ""
-                yield Finding(
-                    self.code,
-                    ERROR,
-                    f"{label} was returned as {_quote(own[0])}, but is cited beside "
-                    f"{_quote(beside.raw)}, the title of another returned paper{whose}",
-                    c,
-                )
-            elif matched is None and beside.kind not in _LOOSE_KINDS and layout.cited(beside):
-                yield Finding(
-                    self.code,
-                    ERROR,
-                    f"{label} was returned as {_quote(own[0])}, but is cited beside "
-                    f"{_quote(beside.raw)}, which matches no returned title",
-                    c,
-                )
+            where = (
+                "matches no entry of the report's reference list"
+                if refs.has_list
+                else "matches no returned work with that first author and year"
+            )
+            times = f"; cited {len(markers)} times" if len(markers) > 1 else ""
+            yield Finding(
+                self.code,
+                WARNING,
+                f"author–year citation {first.raw!r} {where}{times}",
+                first.citation(),
+            )
 
 
 def _gap(unsearched: int) -> str:
@@ -513,6 +802,8 @@ DEFAULT_CHECKS: tuple[Check, ...] = (
     OutputsNotRecorded(),
     UnverifiedTitles(),
     IdTitleMismatch(),
+    DanglingMarkers(),
+    UnverifiedAuthorYear(),
     UnverifiedQuotes(),
     MisattributedQuotes(),
 )

@@ -16,21 +16,26 @@ from attrs import field, frozen
 from groundcheck.errors import ConfigError, UngroundedReportError
 
 __all__ = [
+    "AUTHOR_YEAR_SCHEME",
     "ERROR",
+    "MARKER_SCHEME",
     "SCHEMA",
     "TITLE_SCHEME",
     "WARNING",
     "Citation",
+    "CitedWork",
     "Evidence",
     "EvidenceSet",
     "Finding",
     "Grounding",
     "Identifier",
+    "Marker",
     "Mention",
     "Scheme",
     "Severity",
     "Verdict",
     "Work",
+    "WorkGrounding",
 ]
 
 SCHEMA = "groundcheck.verdict/1"
@@ -38,6 +43,12 @@ SCHEMA = "groundcheck.verdict/1"
 
 TITLE_SCHEME = "title"
 """The scheme of title candidates (``title:<normalised title>``): the one spelling of it."""
+
+MARKER_SCHEME = "marker"
+"""The scheme under which a finding about an in-text marker (``[12]``, ``[^4]``) is located."""
+
+AUTHOR_YEAR_SCHEME = "author-year"
+"""The scheme under which a finding about an author–year citation is located."""
 
 Severity = Literal["error", "warning"]
 ERROR: Severity = "error"
@@ -229,6 +240,135 @@ class Work:
     origin: str = "record"
 
 
+def _place(c: Citation) -> dict[str, Any]:
+    return {
+        "scheme": c.scheme,
+        "id": c.id,
+        "raw": c.raw,
+        "start": c.start,
+        "end": c.end,
+        "line": c.line,
+        "column": c.column,
+        "source": c.source,
+    }
+
+
+@frozen
+class Marker:
+    """An in-text pointer at the report's own reference list, placed in the report.
+
+    ``[4]``, ``[2, 5–7]`` and ``【1】`` (kind ``number``), ``[^3]`` (``footnote``),
+    ``\\cite{lewis2020}`` (``key``), and author–year citations such as ``Lewis et al. (2020)``
+    (``author-year``). ``labels`` are the entry labels it names (a range is spelled out);
+    an author–year citation names its first author's surname and year instead.
+    """
+
+    raw: str
+    start: int = field(validator=_non_negative)
+    end: int = field(validator=_non_negative)
+    line: int = field(validator=_non_negative)
+    column: int = field(validator=_non_negative)
+    kind: str = "number"
+    labels: tuple[str, ...] = ()
+    author: str = ""
+    """For an author–year citation: the first author's surname, as written."""
+    year: int | None = None
+
+    @property
+    def is_author_year(self) -> bool:
+        return self.kind == "author-year"
+
+    def citation(self, label: str | None = None) -> Citation:
+        """The marker as a located citation, for a finding about it (one label of it, or all)."""
+        if self.is_author_year:
+            ident = Identifier(AUTHOR_YEAR_SCHEME, f"{self.author.casefold()} {self.year}")
+        else:
+            ident = Identifier(MARKER_SCHEME, label or ",".join(self.labels) or self.raw)
+        return Citation(ident, self.raw, self.start, self.end, self.line, self.column)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "raw": self.raw,
+            "start": self.start,
+            "end": self.end,
+            "line": self.line,
+            "column": self.column,
+        }
+        if self.is_author_year:
+            out["author"] = self.author
+            out["year"] = self.year
+        else:
+            out["labels"] = list(self.labels)
+        return out
+
+
+@frozen
+class CitedWork:
+    """One work the report cites: the unit of judgment.
+
+    A reference entry (``kind="entry"``, or ``"bibtex"`` for a BibTeX entry) with everything
+    written in it, or a work cited inline (``"inline"``): an identifier with the title written
+    beside it, a quoted title in prose, a heading naming a paper, a link. Every identifier
+    written for the same work, wherever it is, belongs to that one work, and so do the
+    in-text ``markers`` that point at it. The span is where the work is written down: the
+    entry, or the work's first inline mention. ``key`` (``w1``, ``w2``, … in order) is what
+    ``findings[].work`` names in the verdict JSON.
+    """
+
+    key: str = field(validator=_non_empty)
+    kind: str
+    start: int = field(validator=_non_negative)
+    end: int = field(validator=_non_negative)
+    line: int = field(validator=_non_negative)
+    column: int = field(validator=_non_negative)
+    source: str | None = None
+    label: str | None = None
+    """What markers call an entry: ``3`` for ``[3]``/``3.``, ``^a`` for ``[^a]:``, a cite key."""
+    identifiers: tuple[Citation, ...] = ()
+    titles: tuple[Citation, ...] = ()
+    """Titles written for the work, its own first (an entry's title, the title beside an id)."""
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    venue: str | None = None
+    urls: tuple[str, ...] = ()
+    markers: tuple[Marker, ...] = ()
+    section: str | None = None
+    """The heading of the reference list an entry is in, if it has one."""
+
+    @property
+    def title(self) -> Citation | None:
+        return self.titles[0] if self.titles else None
+
+    @property
+    def keys(self) -> tuple[Identifier, ...]:
+        """Every name of the work, aliases included, without repeats."""
+        return tuple(dict.fromkeys(k for c in self.identifiers for k in c.keys))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "kind": self.kind,
+            "label": self.label,
+            "start": self.start,
+            "end": self.end,
+            "line": self.line,
+            "column": self.column,
+            "source": self.source,
+            "section": self.section,
+            "identifiers": [_place(c) for c in self.identifiers],
+            "titles": [
+                {"raw": t.raw, "kind": t.kind or None, "line": t.line, "column": t.column}
+                for t in self.titles
+            ],
+            "authors": list(self.authors),
+            "year": self.year,
+            "venue": self.venue,
+            "urls": list(self.urls),
+            "markers": [m.to_dict() for m in self.markers],
+        }
+
+
 @frozen
 class Evidence:
     """What one tool call returned, reduced to what the checks need.
@@ -374,6 +514,8 @@ class Finding:
     message: str
     citation: Citation | None = None
     calls: tuple[str, ...] = ()
+    work: CitedWork | None = None
+    """The cited work the finding is about, when it is about one."""
 
     def __attrs_post_init__(self) -> None:
         if self.severity not in _SEVERITY_RANK:
@@ -385,25 +527,13 @@ class Finding:
         return (source, start, _SEVERITY_RANK[self.severity], self.code, self.message)
 
     def to_dict(self) -> dict[str, Any]:
-        cited = None
-        if self.citation is not None:
-            c = self.citation
-            cited = {
-                "scheme": c.scheme,
-                "id": c.id,
-                "raw": c.raw,
-                "start": c.start,
-                "end": c.end,
-                "line": c.line,
-                "column": c.column,
-                "source": c.source,
-            }
         return {
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
-            "citation": cited,
+            "citation": None if self.citation is None else _place(self.citation),
             "calls": list(self.calls),
+            "work": None if self.work is None else self.work.key,
         }
 
 
@@ -432,6 +562,34 @@ class Grounding:
         return out
 
 
+@frozen
+class WorkGrounding:
+    """A cited work and how it was grounded (``by``: ``identifier``, ``title`` or None).
+
+    A work is grounded when any of its identifiers is in a tool output; a work without
+    identifiers, when its title matches a returned title (``matched_title``, ``score``).
+    """
+
+    work: CitedWork
+    calls: tuple[str, ...] = ()
+    by: str | None = None
+    matched_title: str | None = None
+    score: float | None = None
+
+    @property
+    def grounded(self) -> bool:
+        return self.by is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.work.to_dict()
+        out["grounded"] = self.grounded
+        out["grounded_by"] = self.by
+        out["evidence"] = list(self.calls)
+        out["matched_title"] = self.matched_title
+        out["score"] = None if self.score is None else round(self.score, 1)
+        return out
+
+
 def _severity_count(findings: Iterable[Finding], severity: Severity) -> int:
     return sum(1 for f in findings if f.severity == severity)
 
@@ -445,6 +603,8 @@ class Verdict:
     evidence: EvidenceSet
     report_chars: int = 0
     notes: tuple[str, ...] = field(converter=_as_notes, default=())
+    works: tuple[WorkGrounding, ...] = ()
+    """The cited works of the report (see :class:`CitedWork`), in the order written."""
 
     @property
     def ok(self) -> bool:
@@ -492,11 +652,14 @@ class Verdict:
                 "citations": len(self.citations),
                 "grounded": grounded,
                 "report_chars": self.report_chars,
+                "works": len(self.works),
+                "works_grounded": sum(1 for w in self.works if w.grounded),
             },
             "findings": [f.to_dict() for f in findings],
             "citations": [g.to_dict() for g in citations],
             "evidence": self.evidence.to_dict(),
             "notes": list(self.notes),
+            "works": [w.to_dict() for w in self.works],
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:

@@ -40,6 +40,7 @@ CASES = [
     ("codex.jsonl", "codex", True),
     ("langgraph.json", "langgraph", True),
     ("openai-agents.json", "openai-agents", True),
+    ("pydantic-ai.json", "pydantic-ai", True),
 ]
 
 
@@ -186,3 +187,14 @@ def test_the_format_table_is_read_only_and_registration_is_explicit() -> None:
         from groundcheck.evidence.formats import _TABLE
 
         del _TABLE["acme"]
+
+
+def test_pydantic_ai_retry_prompt_is_a_failed_call() -> None:
+    """A ``retry-prompt`` answering a tool call is the tool failing: its text (which names
+    the id the agent asked for) is never evidence."""
+    calls = load_evidence(FIXTURES / "pydantic-ai.json").evidence.calls
+    assert [(c.call_id, c.errored, c.empty) for c in calls] == [
+        ("call_1", False, False),
+        ("call_2", True, True),
+        ("call_3", False, True),
+    ]

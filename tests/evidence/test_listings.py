@@ -292,3 +292,28 @@ def test_csv_rows_with_wrapped_quoted_titles() -> None:
             {"2506.02914"},
         ),
     ]
+
+
+def test_numbered_listing_with_its_metadata_on_the_same_line() -> None:
+    """``1. Title | Relevance: high | Year: 2024`` (issue 11): the title ends where the
+    line's own metadata starts; a pipe inside a title without metadata after it stays."""
+    out = (
+        "1. Sparse Feature Circuits: Discovering and Editing Interpretable Causal Graphs in "
+        "Language Models | Relevance: high | Year: 2024\n"
+        "2. Dictionary Learning at Scale | Relevance: medium | Year: 2023\n"
+        "3. A title | with a pipe inside it\n"
+    )
+    assert [(w.title, w.year) for w in listed_works(out, [])] == [
+        (
+            "Sparse Feature Circuits: Discovering and Editing Interpretable Causal Graphs in "
+            "Language Models",
+            2024,
+        ),
+        ("Dictionary Learning at Scale", 2023),
+    ]
+    verdict = audit(
+        "Related work: “Sparse Feature Circuits” [1].\n\n## References\n\n"
+        "[1] Marks, S. (2024). Sparse Feature Circuits. arXiv.\n",
+        [{"tool": "paper_finder", "id": "c1", "output": out}],
+    )
+    assert verdict.findings == ()

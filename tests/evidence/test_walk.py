@@ -50,9 +50,35 @@ def test_titles_from_title_keys_at_any_depth_and_inside_json_strings() -> None:
 def test_numbers_under_identifier_keys_are_text() -> None:
     """An id returned as a JSON number under a known key is still searchable."""
     flat = flatten({"pmid": 12345678, "score": 0.5, "arxiv_id": 2005.11401})
-    assert "pmid: 12345678" in flat.text
+    assert "PMID: 12345678" in flat.text
     assert "arxiv_id: 2005.11401" in flat.text
     assert "0.5" not in flat.text
+
+
+def test_strings_under_identifier_keys_are_written_with_their_label() -> None:
+    """PubMed and Semantic Scholar tools return ids as strings under exact key names; the
+    bare value is a number no extractor takes, so the label is written beside it."""
+    out = {
+        "pmid": "31452104",
+        "externalIds": {"PubMedCentral": "2323736", "Medline": "87654321"},
+        "isbn_13": "9780262035613",
+        "openreview_id": "abc123XYZ",
+        "pmid_note": "31452104",
+    }
+    parts = flatten(out).text.split("\n\n")
+    assert "PMID: 31452104" in parts and "PMCID: 2323736" in parts
+    assert "ISBN 9780262035613" in parts
+    assert "https://openreview.net/forum?id=abc123XYZ" in parts
+    assert not any("87654321" in p and p != "87654321" for p in parts)  # Medline is no key
+    assert parts.count("PMID: 31452104") == 1  # pmid_note is not an identifier key
+
+
+def test_string_ids_ground_citations_end_to_end() -> None:
+    import groundcheck
+
+    calls = [{"tool": "pubmed", "output": [{"pmid": "31452104"}, {"isbn": "978-0-262-03561-3"}]}]
+    verdict = groundcheck.audit("PMID: 31452104 and ISBN 9780262035613.", calls)
+    assert verdict.ok and not verdict.findings
 
 
 def test_deep_nesting_does_not_recurse() -> None:

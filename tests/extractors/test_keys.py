@@ -123,6 +123,7 @@ def test_every_key_renders_something_its_extractor_can_read() -> None:
         "acl": "N19-1423",
         "arxiv": "2005.11401",
         "doi": "10.1000/xyz",
+        "openreview": "abc123XYZ",
     }
     for key, (scheme, _) in EVIDENCE_KEYS.items():
         text = labelled(key, samples[scheme])

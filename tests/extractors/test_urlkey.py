@@ -213,8 +213,9 @@ def test_not_web_urls(bad: str) -> None:
 
 
 def test_bad_escapes_and_surrogates_do_not_crash() -> None:
-    """Percent-escapes that do not decode stay as written; lone surrogates are encoded."""
-    assert canonical_url("https://x.org/%zz%C3%g1%") == "x.org/%zz%C3%g1%"
+    """A ``%`` that starts no escape is written ``%25`` (the key stays a fixed point); lone
+    surrogates are encoded."""
+    assert canonical_url("https://x.org/%zz%C3%g1%") == "x.org/%25zz%C3%25g1%25"
     assert canonical_url("https://x.org/a\udcff") == "x.org/a%ED%B3%BF"
     assert canonical_url("https://xn--zz9zz.example/") == "xn--zz9zz.example/"
     assert canonical_url("https://xn--a.example/") == "xn--a.example/"  # decodes to a control
@@ -262,6 +263,14 @@ def test_key_is_idempotent(url: str) -> None:
     key = canonical_url(url)
     assert canonical_url(key) == key
     assert canonical_url("https://" + key) == key
+
+
+def test_a_stray_percent_never_joins_a_decoded_neighbour() -> None:
+    """Hypothesis found ``%a%41`` keyed as ``%aA`` and then as ``%AA``: a stray ``%`` is
+    written ``%25`` so the key is a fixed point."""
+    assert canonical_url("http://example.com/%a%41") == "example.com/%25aA"
+    assert canonical_url("http://example.com/%25aA") == "example.com/%25aA"
+    assert canonical_url("http://example.com/100%") == canonical_url("http://example.com/100%25")
 
 
 @settings(max_examples=300, deadline=None)

@@ -61,7 +61,8 @@ def test_every_renderer_of_a_verdict_encodes_and_escapes() -> None:
         if fmt in ("text", "github"):
             assert "\x1b" not in out and "\x07" not in out and "\r" not in out
             assert all(
-                line.startswith(("/", "r.md", "note", "FAIL", "::")) for line in out.splitlines()
+                line.startswith(("/", "r.md", "note", "FAIL", "ok", "::"))
+                for line in out.splitlines()
             )
             assert "forged" in out  # shown, not hidden
         if fmt == "html":

@@ -89,11 +89,19 @@ def test_every_citation_is_highlighted_by_its_verdict() -> None:
     in_report = [g for g in verdict.citations if g.citation.source is None]
     assert len(marks) == len(in_report)
     classes = [str(a["class"]).split()[1] for a in marks]
-    fabricated = sum(1 for f in verdict.findings if f.code == "fabricated-id")
-    assert classes.count("error") == fabricated == 2
+    # One fabricated work (Self-RAG, cited in prose and in the list): one finding, and every
+    # place the work is written - its two ids and its title - is highlighted as an error.
+    (fabricated,) = [f for f in verdict.findings if f.code == "fabricated-id"]
+    assert fabricated.work is not None
+    places = {(c.start, c.end) for c in (*fabricated.work.identifiers, *fabricated.work.titles)}
+    assert classes.count("error") == len(places) == 3
     assert classes.count("grounded") == sum(g.grounded for g in in_report)
-    assert "warning" in classes
     assert shown_report(page) == report  # highlighting adds tags, never changes the text
+    warned = audit(
+        'As "A Neural Memory Network That Nobody Wrote" shows.', [{"tool": "s", "output": "x"}]
+    )
+    page = verdict_html(warned, "r.md", 'As "A Neural Memory Network That Nobody Wrote" shows.')
+    assert [str(a["class"]).split()[1] for t, a in parse(page).tags if t == "mark"] == ["warning"]
 
 
 def test_details_hold_the_evidence_or_the_reason() -> None:
@@ -112,7 +120,7 @@ def test_details_hold_the_evidence_or_the_reason() -> None:
             assert all(f"<code>{html.escape(c)}</code>" in detail for c in g.calls)
         else:
             assert "Why:" in detail or "not cited in a way" in detail
-    assert sum("is not in any tool output" in d for d in details.values()) == 2
+    assert sum("is not in any tool output" in d for d in details.values()) == 3  # one work
 
 
 def test_data_is_escaped() -> None:

@@ -1,5 +1,12 @@
-"""The report's structure: where things sit, and which title is written beside which id."""
+"""The report's structure, parsed once: blocks, reference entries, markers and cited works.
 
-from groundcheck.document.layout import Layout
+:class:`Document` parses a report (headings, paragraphs, list items, table cells, quotes,
+code; reference lists and their entries in every common style; in-text markers and
+author–year citations). :func:`build_works` groups what the extractors found in it into the
+works the report cites. See docs/references.md for the rules and why each exists.
+"""
 
-__all__ = ["Layout"]
+from groundcheck.document.report import Document
+from groundcheck.document.works import WorkSet, build_works
+
+__all__ = ["Document", "WorkSet", "build_works"]

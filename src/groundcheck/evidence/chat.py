@@ -288,8 +288,22 @@ def load_anthropic(records: Records, b: TraceBuilder) -> None:
         if not isinstance(m, Mapping):
             continue
         content = m.get("content")
+        role = m.get("role")
+        if role == "tool":
+            # Anthropic blocks in LangChain's roles (human/ai/tool: a LangGraph state dumped
+            # message by message): the answer is its own message, paired by id when it has
+            # one, else with the oldest open call of its tool.
+            call_id = m.get("tool_call_id") or m.get("tool_use_id")
+            name = m.get("name")
+            b.result(
+                call_id if isinstance(call_id, str) else None,
+                content,
+                tool=name if isinstance(name, str) else None,
+                errored=m.get("status") == "error",
+            )
+            continue
         text = anthropic_blocks(_blocks(m), b, line) if isinstance(content, list) else content
-        if m.get("role") == "assistant" and isinstance(text, str):
+        if role in ("assistant", "ai") and isinstance(text, str):
             b.said(text)
 
 

@@ -29,6 +29,7 @@ from groundcheck.evidence import (
     chat,
     inspect_log,
     native,
+    pydantic_ai,
     records,
     sovereign,
     telemetry,
@@ -151,6 +152,12 @@ _ROWS = (
         "langchain", "LangChain messages and LangSmith runs", chat.is_langchain, chat.load_langchain
     ),
     Format("gemini", "Gemini functionCall / functionResponse", chat.is_gemini, chat.load_gemini),
+    Format(
+        "pydantic-ai",
+        "pydantic-ai message history (parts with part_kind)",
+        pydantic_ai.is_pydantic_ai,
+        pydantic_ai.load_pydantic_ai,
+    ),
     Format(
         "inspect-ai",
         "inspect-ai logs (.eval archives, .json logs) and sample messages",

@@ -403,11 +403,38 @@ _META = re.compile(
 )
 
 
+_INLINE_META = re.compile(r"[ \t]{1,4}\|[ \t]{0,4}(?=" + _META.pattern[len(r"[ \t]{0,12}") :] + ")")
+
+
+def _inline_meta(line: str) -> int | None:
+    """Where a listing line's own metadata starts (`` | Relevance: …``), or None."""
+    if "|" not in line:
+        return None
+    m = _INLINE_META.search(line)
+    return m.start() if m is not None and m.start() > 0 else None
+
+
 def _numbered_with_metadata(text: str) -> Iterator[_Item]:
     """``1. Title`` items whose next line is metadata (``Relevance: 3/3 | Year: 2024``,
     ``Authors: …``, ``URL: …``): the item line is the title, the lines below describe it."""
-    items = [m for m in _NUMBERED.finditer(text) if _META.match(text, m.end() + 1)]
+    items = [
+        m
+        for m in _NUMBERED.finditer(text)
+        if _META.match(text, m.end() + 1) or _inline_meta(m.group(1)) is not None
+    ]
     for n, m in enumerate(items):
+        cut = _inline_meta(m.group(1))
+        if cut is not None:  # "1. Title | Relevance: high | Year: 2024": metadata on its line
+            on_line = next(
+                (
+                    year_of(v)
+                    for k, sep, v in (p.partition(":") for p in m.group(1)[cut:].split("|"))
+                    if sep and _header_key(k) in _YEAR_KEYS
+                ),
+                None,
+            )
+            yield m.start(), m.end(), m.group(1)[:cut], (), on_line, "listing"
+            continue
         end = items[n + 1].start() if n + 1 < len(items) else len(text)
         blank = text.find("\n\n", m.end(), end)
         end = min(end, m.end() + 4000) if blank == -1 else blank

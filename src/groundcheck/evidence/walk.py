@@ -22,9 +22,12 @@ from typing import Any
 from attrs import frozen
 
 from groundcheck.evidence.jsonio import parse_json
+from groundcheck.extractors.keys import labelled
 
 __all__ = ["FlatOutput", "Record", "authors_of", "flatten", "year_of"]
 
+_MAX_LABELLED = 300
+"""Longer strings are text, never one identifier (keys.labelled refuses them too)."""
 _NUMBER_KEYS = ("arxiv", "eprint", "doi", "pmid", "pmc", "isbn", "issn")
 """Numbers under these keys are identifiers a tool returned as JSON numbers (``"pmid": 123``)."""
 
@@ -119,6 +122,11 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             texts.append(value)
             if not value.strip():
                 continue
+            if key is not None and len(value) <= _MAX_LABELLED:
+                written = labelled(key, value)
+                if written is not None and written != value:
+                    # {"pmid": "31452104"}: the bare value is a number no extractor takes.
+                    texts.append(written)
             if key is not None and key.lower() == "title":
                 titles.append(value.strip())
             parsed = _embedded_json(value)
@@ -149,6 +157,8 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 continue
             if not isinstance(value, (int, float)):
                 texts.append(str(value))
+            elif key is not None and isinstance(value, int) and labelled(key, value):
+                texts.append(labelled(key, value) or "")  # {"pmid": 31452104}: "PMID: 31452104"
             elif key is not None and any(k in key.lower() for k in _NUMBER_KEYS):
                 # "pmid: 123" rather than "123": an extractor that needs the label finds it.
                 texts.append(f"{key}: {value}")

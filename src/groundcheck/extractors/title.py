@@ -15,6 +15,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL
+from groundcheck.document.markers import in_spans
+from groundcheck.document.report import Document
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
@@ -25,6 +28,7 @@ __all__ = [
     "TITLE",
     "TitleExtractor",
     "adjacent_title",
+    "heading_title",
     "main_title",
     "normalize_title",
     "title_words",
@@ -95,22 +99,22 @@ _AUTHORS = re.compile(r"^(?:[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s*)+,?\s*(?:and\s+|&\
 _QUOTES = tuple(
     (
         opener,
-        re.compile(re.escape(opener) + rf"([^{re.escape(closer)}\n]{{6,400}}){re.escape(closer)}"),
+        closer,
+        re.compile(
+            re.escape(opener)
+            + rf"((?:[^{re.escape(closer)}\n]|\n(?![ \t]*\n)){{6,400}}){re.escape(closer)}"
+        ),
     )
     for opener, closer in (('"', '"'), ("“", "”"), ("‘", "’"), ("«", "»"))
 )
+"""A quoted title may wrap onto the next line of a paragraph, never across a blank line."""
 _EMPHASIS = tuple(
     (mark, re.compile(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
                       + re.escape(mark) + rf"(?![{mark[0]}\w])"))
     for mark in ("**", "__", "*", "_")
 )  # fmt: skip
 _LINK = re.compile(r"\[([^\[\]\n]{6,400})\]\(")
-_HEADING = re.compile(r"#{1,6}[ \t]+([^\n]*[^\s#])")
 _BIB_TITLE = re.compile(r"(?i)\btitle\s*=\s*([{\"])")
-_LINE_START = re.compile(r"\n[ \t]*(?=[\[0-9*+•-])")
-_LIST_ITEM = re.compile(r"[ \t]*(?:\[\d{1,4}\]|\d{1,4}[.)]|[-*+•])[ \t]+([^\n]+)")
-_SEGMENT_END = re.compile(r"(?<=[.?!])\s+(?=[\"“(A-Z0-9]|(?i:arxiv|doi|https?:))")
-_YEAR = re.compile(r"\(\d{4}[a-z]?\)|\b(?:19|20)\d{2}\b")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
 
 
@@ -201,69 +205,127 @@ class TitleExtractor:
 
         The extraction pipeline calls this (see :func:`groundcheck.extractors.find_mentions`),
         so identifiers are searched once per text, not once more for the titles beside them.
+        The text is parsed into blocks first (:mod:`groundcheck.document`): nothing in code is
+        a title, reference entries give the title their structure says they hold (never the
+        italic venue or the author list), and a bold lead-in (``**Contribution**:``) is a
+        label, not a title.
         """
+        idents = [m for m in identifiers if m.identifier.scheme != SCHEME]
+        document = Document.parse(text, [(m.start, m.end) for m in idents])
+        blocks, code = document.blocks, document.code
         found: dict[tuple[int, int], Mention] = {}  # first kind wins: most specific first
 
         def add(start: int, end: int, kind: str) -> None:
+            if kind != "bibtex" and code and in_spans(code, start):
+                return
             mention = self._mention(text, start, end, kind)
             if mention is not None:
                 found.setdefault((mention.start, mention.end), mention)
 
+        for entry in document.entries:
+            if entry.parts.title is not None:
+                add(*entry.parts.title, "bibtex" if entry.kind == "bibtex" else "reference")
         if "itle" in text or "ITLE" in text:
             for m in _BIB_TITLE.finditer(text):
                 end = _closing(text, m.end(), m.group(1))
                 if end is not None:
                     add(m.end(), end, "bibtex")
-        for start in self._line_starts(text):
-            item = _LIST_ITEM.match(text, start)
-            if item is None:
-                continue
-            body = item.group(1)
-            if _ID_LIKE.search(body) or _YEAR.search(body):
-                for seg_start, seg_end in _segments(body, item.start(1)):
-                    if any(q in text[seg_start:seg_end] for q in _QUOTE_CHARS):
-                        continue  # a quoted title inside: the quoted rule takes it exactly
-                    before_count = len(found)
-                    add(seg_start, seg_end, "reference")
-                    if len(found) > before_count:
-                        break
-        for opener, pattern in _QUOTES:
-            if opener in text:
-                for m in pattern.finditer(text):
-                    add(m.start(1), m.end(1), "quoted")
+        for block in blocks:
+            if block.kind == HEADING and block.level < LABEL_LEVEL:
+                add(*heading_title(text, block.body, block.end), "heading")
+        for opener, closer, pattern in _QUOTES:
+            for start, end in _quoted(text, opener, closer, pattern):
+                add(start, end, "quoted")
+        if "](" in text:
+            for m in _LINK.finditer(text):
+                add(m.start(1), m.end(1), "link")
         for mark, pattern in _EMPHASIS:
             if mark in text:
                 for m in pattern.finditer(text):
                     before = text[m.start() - 1] if m.start() else ""
-                    if before != mark[0] and not before.isalnum():
-                        add(m.start(1), m.end(1), "emphasis")
-        if "](" in text:
-            for m in _LINK.finditer(text):
-                add(m.start(1), m.end(1), "link")
-        if "#" in text:
-            for m in _HEADING.finditer(text):
-                line_start = text.rfind("\n", max(0, m.start() - 4), m.start()) + 1
-                at_line_start = line_start > 0 or m.start() <= 3
-                if (
-                    at_line_start
-                    and not text[line_start : m.start()].strip(" \t")
-                    and (m.start() == 0 or text[m.start() - 1] != "#")
-                ):
-                    add(m.start(1), m.end(1), "heading")
-        for ident in identifiers:
-            if ident.malformed is None and ident.identifier.scheme != SCHEME:
+                    if before == mark[0] or before.isalnum():
+                        continue
+                    if text.startswith(":", m.end()) or m.group(1).rstrip().endswith(":"):
+                        continue  # "**Contribution**: …" is a label
+                    add(m.start(1), m.end(1), "emphasis")
+        for block in blocks:
+            if block.kind == CELL and block.level == 0:
+                add(block.body, block.end, "cell")
+        for ident in idents:
+            if ident.malformed is None:
                 span = adjacent_title(text, ident.start, ident.end)
                 if span is not None:
                     add(span[0], span[1], "adjacent")
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
-    @staticmethod
-    def _line_starts(text: str) -> Iterator[int]:
-        """Starts of lines that might be list items (a marker after optional blanks)."""
-        if text[:1] in ("[", "*", "+", "-", "•", " ", "\t") or text[:1].isdigit():
-            yield 0
-        for m in _LINE_START.finditer(text):
-            yield m.start() + 1
+
+_ENUMERATION = re.compile(
+    r"(?i)(?:(?:paper|study|article|work|source|reference|ref|item|part|chapter|section|entry)"
+    r"[ \t]*#?[ \t]*\d{1,3}[ \t]*[:.)—–-][ \t]*"
+    r"|(?:\d{1,3}(?:\.\d{1,3}){0,3}|[ivxlcdm]{1,6}|[a-z])[.)][ \t]+"
+    r"|\([ \t]*(?:\d{1,3}|[a-z])[ \t]*\)[ \t]*|\[\d{1,4}\][ \t]*)"
+)
+_TRAILING_PAREN = re.compile(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
+_TRAILING_MARKER = re.compile(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
+_TRAILING_BYLINE = re.compile(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
+_CITES = re.compile(r"\d|\bet\.? al\b|,")
+
+
+def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
+    """The title a heading names, without its enumeration and the citation after it.
+
+    ``### 1. Toy Models of Superposition (Elhage et al., 2022)`` names "Toy Models of
+    Superposition"; so do ``Paper 3: Toy Models of Superposition [4]`` and ``Toy Models of
+    Superposition — Elhage et al., 2022``. A parenthesis without a year, author or comma
+    (``(GELUs)``) is part of the title.
+
+    >>> t = "1. Toy Models of Superposition (Elhage et al., 2022)"
+    >>> t[slice(*heading_title(t, 0, len(t)))]
+    'Toy Models of Superposition'
+    """
+    m = _ENUMERATION.match(text, start, end)
+    if m is not None and m.end() < end:
+        start = m.end()
+    for _ in range(3):
+        chunk = text[start:end]
+        m = _TRAILING_PAREN.search(chunk) or _TRAILING_MARKER.search(chunk)
+        if m is not None and (m.re is _TRAILING_MARKER or _CITES.search(m.group(1))):
+            end = start + m.start()
+            continue
+        m = _TRAILING_BYLINE.search(chunk)
+        if m is not None and _CITES.search(m.group(1)) and m.start() > 0:
+            end = start + m.start()
+            continue
+        break
+    return start, end
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _quoted(
+    text: str, opener: str, closer: str, pattern: re.Pattern[str]
+) -> Iterator[tuple[int, int]]:
+    """Spans inside ``opener … closer`` (at most 400 characters), in one pass.
+
+    Each opener looks for the next closer with one ``str.find``; openers too far before it
+    are skipped at once, so a flood of unclosed quotes costs one scan, not 400 per quote.
+    """
+    pos = text.find(opener)
+    while pos != -1:
+        close = text.find(closer, pos + 1)
+        if close == -1:
+            return
+        if close - pos > 402:
+            pos = text.find(opener, close - 402)
+            continue
+        m = pattern.match(text, pos)
+        if m is not None:
+            yield m.start(1), m.end(1)
+            pos = text.find(opener, m.end())
+            continue
+        blank = _BLANK_LINE.search(text, pos, close)
+        pos = text.find(opener, blank.end() if blank is not None else pos + 1)
 
 
 def _closing(text: str, start: int, opener: str) -> int | None:
@@ -284,22 +346,28 @@ def _closing(text: str, start: int, opener: str) -> int | None:
     return None
 
 
-def _segments(item: str, offset: int) -> Iterator[tuple[int, int]]:
-    """Sentence-like pieces of a reference entry ("Authors. Title. Venue."), with offsets."""
-    start = 0
-    for m in _SEGMENT_END.finditer(item):
-        yield offset + start, offset + m.start()
-        start = m.end()
-    yield offset + start, offset + len(item)
-
-
 _CONNECTORS = frozenset(" \t([{—–:,;-")
 _PREFIX_STOP = frozenset(" \t([{<\"'“”‘’,;|`")
 """Where a prefix glued to an id ends: quotes and commas too, so that in packed JSON
 ('..."title":"X","url":"https://arxiv.org/abs/ID"') the glued run is the URL alone."""
-_QUOTE_CHARS = ('"', "“", "”", "«", "»")
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
 _MARKUP = ('"', "“", "”", "[", "]", "{", "}", "=", "*", "_", "`", "|")
+_LEADING_NOISE = re.compile(
+    r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+"
+)
+"""A date or a number a listing puts before each title: never part of the title."""
+
+
+def _citation_paren_end(before: str) -> int:
+    """Where the last ``(…) `` holding a citation (a digit or a colon) ends in ``before``, or
+    -1: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not."""
+    at = before.rfind(") ")
+    while at != -1:
+        opened = before.rfind("(", 0, at)
+        if opened == -1 or any(ch.isdigit() or ch == ":" for ch in before[opened:at]):
+            return at
+        at = before.rfind(") ", 0, opened)
+    return -1
 
 
 def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | None:
@@ -321,7 +389,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
         prefix_start -= 1  # step back over a prefix glued to the id ("arXiv:", a URL)
     seg_start = max(line_start, prefix_start - 300)
     before = text[seg_start:prefix_start]
-    cut = max(before.rfind(". "), before.rfind(") "), before.rfind("; "))
+    cut = max(before.rfind(". "), before.rfind("; "), _citation_paren_end(before))
     b_start = seg_start + (cut + 2 if cut != -1 else 0)
     for mark in _MARKUP:  # stop at quotes, brackets, emphasis: other candidates' territory
         at = text.rfind(mark, b_start, prefix_start)
@@ -336,6 +404,9 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     lead = _LEADING_WORDS.match(text, b_start, b_end)
     if lead is not None:
         b_start = lead.end()
+    noise = _LEADING_NOISE.match(text, b_start, b_end)
+    if noise is not None:
+        b_start = noise.end()  # "2025-11-13 Title http://…": the date is the listing's
     if title_words(text[b_start:b_end]) >= 2:
         return b_start, b_end
     a_end = min(line_end, id_end + 300)

@@ -42,7 +42,9 @@ _PATH_SAFE = _UNRESERVED | frozenset("!$&'()*+,;=:@")
 """Decoded in the path (B9): characters a path segment may hold literally, which servers decode
 before routing. Never ``/ ? # %``: decoding those changes where the path splits."""
 
-_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})?")
+"""A percent-escape, or a stray ``%`` (written ``%25``, so no decoded neighbour can later join
+it into an escape: ``%a%41`` is ``%25aA``, never ``%aA`` that a second pass reads as ``%AA``)."""
 _MUST_ENCODE = re.compile(r"[^\x21-\x7e]|[\"<>`{}|\\^]+")
 """Non-ASCII, controls, space and the ASCII characters WHATWG always escapes: IRI -> URI (A7)."""
 
@@ -234,6 +236,8 @@ def _escapes(text: str, decode: frozenset[str]) -> str:
     if "%" in text:
 
         def escape(m: re.Match[str]) -> str:
+            if m.group(1) is None:
+                return "%25"
             ch = chr(int(m.group(1), 16))
             return ch if ch in decode else "%" + m.group(1).upper()
 

@@ -1,6 +1,6 @@
 """Matching cited works to what the tools returned: identifiers by key, titles by similarity."""
 
-from groundcheck.grounding.ground import ground
+from groundcheck.grounding.ground import ground, ground_works
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
 from groundcheck.grounding.title_rules import RuleSet
 from groundcheck.grounding.titles import EvidenceTitles, TitleRelation, similarity
@@ -12,5 +12,6 @@ __all__ = [
     "TitleMatch",
     "TitleRelation",
     "ground",
+    "ground_works",
     "similarity",
 ]

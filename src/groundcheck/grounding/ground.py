@@ -1,20 +1,23 @@
 """Grounding: which tool calls returned each cited work, and which returned title it matches.
 
 Identifiers ground by exact key (every name of a work, aliases included). Titles ground by
-fuzzy similarity (see :mod:`groundcheck.grounding.titles`). A title-like phrase that matches
-nothing and is not written as a citation (see :class:`~groundcheck.document.layout.Layout`) is
-just a phrase: it is dropped here, so no later stage ever sees it.
+fuzzy similarity (see :mod:`groundcheck.grounding.titles`). A *work* is grounded when any of
+its identifiers is in a tool output; a work cited without identifiers, when its title
+matches a returned title. A title-like phrase that matches nothing and is no work's title
+is just a phrase: it is dropped here, so no later stage ever sees it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from groundcheck.document.layout import Layout
-from groundcheck.grounding.titles import EvidenceTitles
-from groundcheck.model import Citation, EvidenceSet, Grounding
+from attrs import evolve
 
-__all__ = ["NOT_CITATIONS", "ground"]
+from groundcheck.document.works import WorkSet
+from groundcheck.grounding.titles import EvidenceTitles
+from groundcheck.model import Citation, CitedWork, EvidenceSet, Grounding, WorkGrounding
+
+__all__ = ["NOT_CITATIONS", "ground", "ground_works"]
 
 NOT_CITATIONS = frozenset({"code", "query", "allowed"})
 """Mention kinds that are written but not cited: a URL in a code span or block, an API
@@ -27,17 +30,19 @@ def ground(
     evidence: EvidenceSet,
     titles: EvidenceTitles | None,
     threshold: float,
-    layout: Layout | None = None,
+    cited: frozenset[int] | None = None,
 ) -> tuple[Grounding, ...]:
     """A grounding for every citation: identifiers by key, titles by fuzzy match.
 
-    With a ``layout``, unmatched title phrases that are not written as citations are left out.
+    With ``cited`` (the ``id()`` of every title that is some work's title), unmatched title
+    phrases that are no work's title are left out. Mentions of the kinds in
+    :data:`NOT_CITATIONS` are not citations at all.
     """
-    cited = [c for c in citations if c.kind not in NOT_CITATIONS]
+    kept = [c for c in citations if c.kind not in NOT_CITATIONS]
     return tuple(
         g
-        for g in _ground_each(cited, evidence, titles, threshold)
-        if layout is None or not g.citation.is_title or g.grounded or layout.cited(g.citation)
+        for g in _ground_each(kept, evidence, titles, threshold)
+        if cited is None or not g.citation.is_title or g.grounded or id(g.citation) in cited
     )
 
 
@@ -58,3 +63,36 @@ def _ground_each(
                 yield Grounding(c, titles.calls_for(match.title), match.title, match.score)
         else:
             yield Grounding(c, evidence.calls_returning(c.keys))
+
+
+def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkGrounding, ...]:
+    """How each cited work is grounded, keyed ``w1``, ``w2``, … in the order written.
+
+    A loose work (a title only looked up, see :class:`~groundcheck.document.works.WorkSet`)
+    is kept only when its title matched.
+    """
+    by_citation = {id(g.citation): g for g in groundings}
+    out: list[tuple[CitedWork, WorkGrounding]] = []
+    for work in works.works:
+        out.append((work, _ground_one(work, by_citation)))
+    for work in works.loose:
+        grounded = _ground_one(work, by_citation)
+        if grounded.grounded:
+            out.append((work, grounded))
+    out.sort(key=lambda pair: (pair[0].source or "", pair[0].start, pair[0].end))
+    keyed = []
+    for n, (work, grounded) in enumerate(out, 1):
+        keyed.append(evolve(grounded, work=evolve(work, key=f"w{n}")))
+    return tuple(keyed)
+
+
+def _ground_one(work: CitedWork, by_citation: dict[int, Grounding]) -> WorkGrounding:
+    ids = [by_citation[id(c)] for c in work.identifiers if id(c) in by_citation]
+    if work.identifiers:
+        calls = tuple(dict.fromkeys(call for g in ids for call in g.calls))
+        return WorkGrounding(work, calls, "identifier" if calls else None)
+    for t in work.titles:
+        g = by_citation.get(id(t))
+        if g is not None and g.grounded:
+            return WorkGrounding(work, g.calls, "title", g.matched_title, g.score)
+    return WorkGrounding(work)

@@ -279,13 +279,17 @@ def verdict_html(
     """The verdict as one HTML page; ``report`` (the text audited) is shown highlighted."""
     by_citation: dict[tuple[str, int, int, str, str], list[Finding]] = {}
     run_level: list[Finding] = []
-    for f in sorted(verdict.findings, key=Finding.sort_key):
-        if f.citation is None:
-            run_level.append(f)
-        else:
-            by_citation.setdefault(_key(f.citation), []).append(f)
-    calls = {c.call_id: c for c in verdict.evidence.calls}
     groundings = sorted(verdict.citations, key=lambda g: g.citation.sort_key())
+    cited = {_key(g.citation) for g in groundings}
+    for f in sorted(verdict.findings, key=Finding.sort_key):
+        if f.citation is None or _key(f.citation) not in cited:
+            run_level.append(f)  # a run-level finding, or one about a marker ([12], "Lewis, 2020")
+            continue
+        # A finding is about a cited work: every place the work is written shows it.
+        places = [f.citation, *(() if f.work is None else (*f.work.identifiers, *f.work.titles))]
+        for key in dict.fromkeys(_key(c) for c in places):
+            by_citation.setdefault(key, []).append(f)
+    calls = {c.call_id: c for c in verdict.evidence.calls}
     details, spans = [], []
     for n, g in enumerate(groundings, 1):
         c = g.citation

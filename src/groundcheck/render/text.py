@@ -48,7 +48,9 @@ def verdict_text(
     """Compiler-style lines (``file:line:col: severity: code: message``) then one summary line.
 
     The format is the one editors and CI annotators already parse, so a finding is one click
-    away from the citation that caused it. ``quiet`` leaves out the ``note:`` lines.
+    away from the citation that caused it. Findings are per cited work (one problem, one
+    line): each names the work it is about — its identifier, its entry in the reference list
+    (``reference [3]``) and the title written for it. ``quiet`` leaves out the ``note:`` lines.
     """
     out = []
     for f in sorted(verdict.findings, key=Finding.sort_key):
@@ -82,8 +84,12 @@ def summary_line(verdict: Verdict) -> str:
     returned = len(ev.identifiers)
     matched = sum(g.grounded for g in titles)
     title_part = f", {len(titles)} title{'s' * (len(titles) != 1)} ({matched} matched)"
+    works = len(verdict.works)
+    works_grounded = sum(1 for w in verdict.works if w.grounded)
+    work_part = f" | {works} work{'s' * (works != 1)} cited, {works_grounded} grounded"
     return (
         f"{status}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+        f"{work_part if works else ''}"
         f" | {len(ids)} id{'s' * (len(ids) != 1)} cited, {grounded} grounded"
         f"{title_part if titles else ''}"
         f" | {calls} tool call{'s' * (calls != 1)} ({ev.empty_calls} empty, "
