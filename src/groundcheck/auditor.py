@@ -57,6 +57,13 @@ def _check_words(instance: object, attribute: Any, value: int) -> None:
         raise ConfigError(f"{attribute.name} must be a whole number >= 1, got {value!r}")
 
 
+def _check_input_limit(instance: object, attribute: Any, value: int | None) -> None:
+    if value is not None:
+        from groundcheck.evidence.jsonio import check_input_limit
+
+        check_input_limit(value)
+
+
 def _check_allowed_urls(instance: object, attribute: Any, value: tuple[str, ...]) -> None:
     from groundcheck.grounding.url_policy import UrlAllowList
 
@@ -97,6 +104,9 @@ class Policy:
       compared on the canonical URL key. See docs/evidence.md.
     - ``quote_min_words``: a quoted passage needs this many words to be checked as a source's
       verbatim words (shorter ones are scare quotes and terms). See docs/quotes.md.
+    - ``max_input_bytes``: the most bytes any one file may hold when the audit reads files
+      (``audit_files``, batches); None is the loader's default, 512 MiB
+      (``groundcheck.evidence.jsonio.MAX_INPUT_BYTES``). See docs/security.md.
 
     >>> strict = Policy(title_threshold=95)
     >>> strict.with_options(unrecorded_severity="warning").unrecorded_severity
@@ -117,6 +127,7 @@ class Policy:
         default=(), converter=_url_list, validator=_check_allowed_urls
     )
     quote_min_words: int = field(default=6, validator=_check_words)
+    max_input_bytes: int | None = field(default=None, validator=_check_input_limit)
 
     def with_options(self, **options: Any) -> Policy:
         """A copy with some fields changed; an unknown option is a :class:`ConfigError`."""
@@ -272,6 +283,21 @@ def audit_files(
     one of them and read back in another is not evidence. ``sample`` picks the sample of an
     inspect-ai log (``id`` or ``id:epoch``).
     """
+    from groundcheck.evidence.jsonio import limited_input
+
+    with limited_input(auditor.policy.max_input_bytes):
+        return _audit_files(auditor, report, evidence, trace, bibliography, evidence_format, sample)
+
+
+def _audit_files(  # noqa: PLR0917 - the parameters of audit_files, passed on
+    auditor: Auditor,
+    report: str | None,
+    evidence: Sequence[str],
+    trace: str | None,
+    bibliography: Sequence[str],
+    evidence_format: str | None,
+    sample: str | None,
+) -> FileAudit:
     from groundcheck.evidence.jsonio import read_text
     from groundcheck.evidence.load import load_run
 

@@ -44,6 +44,7 @@ from groundcheck.errors import (
     LedgerError,
     LedgerWarning,
 )
+from groundcheck.evidence.jsonio import parse_json
 
 if TYPE_CHECKING:
     from groundcheck.extractors.registry import Extractor, Registry
@@ -620,7 +621,7 @@ class Ledger:
         else:
             output_json, output_repr = _encode(output)
         evidence = make_evidence(
-            tool, "", json.loads(output_json) if output_json is not None else None,
+            tool, "", parse_json(output_json) if output_json is not None else None,
             self.extractors, errored=error is not None, ignore=frozenset(),
         )  # fmt: skip
         ended = _now()
@@ -820,6 +821,18 @@ class Ledger:
             source=str(self.path),
         )
 
+    def _stored(self, text: str, call_id: int, column: str) -> Any:
+        """A call's stored JSON; text that is not JSON (a row edited outside groundcheck) is a
+        clear error naming the file and the call, never a traceback."""
+        try:
+            return parse_json(text)
+        except (ValueError, TypeError, RecursionError):
+            raise InputError(
+                f"call {call_id}: the stored {column} is not valid JSON (the file was edited "
+                "outside groundcheck?); check it with Ledger.integrity()",
+                source=str(self.path),
+            ) from None
+
     def tool_calls(self, run: str | None = None) -> list[dict[str, Any]]:
         """The run's calls in the native evidence form (what ``groundcheck.audit`` takes).
 
@@ -846,8 +859,10 @@ class Ledger:
             record: dict[str, Any] = {
                 "tool": tool,
                 "id": f"call-{call_id}",
-                "input": json.loads(input_json),
-                "output": None if output_json is None else json.loads(output_json),
+                "input": self._stored(input_json, call_id, "input"),
+                "output": None
+                if output_json is None
+                else self._stored(output_json, call_id, "output"),
             }
             if error:
                 record["error"] = message or True
@@ -968,7 +983,7 @@ class Ledger:
                 {
                     "call": f"call-{call_id}",
                     "tool": tool,
-                    "input": json.loads(input_json),
+                    "input": self._stored(input_json, call_id, "input"),
                     "error": bool(error),
                     "started_at": started,
                     "ended_at": ended,

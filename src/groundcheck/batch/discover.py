@@ -160,13 +160,13 @@ class _Confine:
 
 def _manifest(path: Path, root: Path | None) -> Iterator[RunSpec]:
     from groundcheck.errors import InputError
-    from groundcheck.evidence.jsonio import loads
+    from groundcheck.evidence.jsonio import loads, open_input
 
     base = str(path.parent)
     confine = _Confine(str(root) if root is not None else base)
     label = f"--root {root}" if root is not None else f"the manifest's folder {path.parent}"
-    with path.open("rb") as stream:
-        for number, raw in enumerate(stream, 1):
+    with open_input(path) as stream:  # once, under the input limit (a FIFO, an endless line)
+        for number, raw in enumerate(stream.lines(), 1):
             if not raw.strip():
                 continue
             where = f"{path}:{number}"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from attrs import frozen
 
 from groundcheck.batch.discover import RunSpec
-from groundcheck.errors import GroundcheckError, InputError
+from groundcheck.errors import GroundcheckError, InputError, PluginError
 
 if TYPE_CHECKING:
     from groundcheck.auditor import Auditor
@@ -183,13 +183,22 @@ def audit_one(
     """Audit one run in this process (the worker side of :func:`audit_runs`).
 
     Whatever goes wrong with this one run (a file gone, a trace that does not parse, even a
-    bug) makes it unreadable with the reason; it never stops the batch.
+    bug) makes it unreadable with the reason; it never stops the batch. A plug-in that fails
+    is the exception: not a property of the run, it stops the batch with one error.
     """
-    from groundcheck.evidence.jsonio import read_text
-    from groundcheck.evidence.load import load_run
+    from groundcheck.evidence.jsonio import limited_input
 
     if spec.problem is not None:
         return RunResult.unreadable(spec, spec.problem, input_error=spec.input_error)
+    limit = (options or {}).get("max_input_bytes")
+    with limited_input(limit if isinstance(limit, int) else None):
+        return _audit_one(spec, canary, options)
+
+
+def _audit_one(spec: RunSpec, canary: bool, options: Mapping[str, Any] | None) -> RunResult:
+    from groundcheck.evidence.jsonio import read_text
+    from groundcheck.evidence.load import load_run
+
     try:
         auditor = auditor_for(options)
         if not spec.evidence:
@@ -212,6 +221,13 @@ def audit_one(
         return judge(
             spec.run, report, [run], auditor, group=spec.group, task=spec.task, canary=canary
         )
+    except PluginError as exc:
+        # Not a property of the run: every run would fail the same way, or some would be
+        # silently dropped from the rates. The whole batch stops with this one error.
+        raise PluginError(
+            f"{spec.run}: {exc}; the batch stopped (fix or remove the plug-in, or pass "
+            "--no-plugins / --extractor NAME)"
+        ) from None
     except (GroundcheckError, OSError) as exc:
         return RunResult.unreadable(spec, str(exc))
     except RecursionError:

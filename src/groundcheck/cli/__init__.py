@@ -63,8 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     terminal.prepare_streams()
     args = build_parser().parse_args(argv)
     from groundcheck.errors import GroundcheckError
+    from groundcheck.evidence.jsonio import limited_input
 
-    with terminal.capture_logs() as logs:
+    with terminal.capture_logs() as logs, limited_input(getattr(args, "max_input_bytes", None)):
         try:
             status: int = args.command_main(args)
         except GroundcheckError as exc:
@@ -83,6 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             terminal.error(
                 f"the command was stopped by a call to sys.exit({exc.code!r}) from code it "
                 "ran (a plug-in?); nothing was checked"
+            )
+            status = EXIT_ERROR
+        except MemoryError:
+            terminal.error(
+                "out of memory: the input is too large for this machine; audit it in parts, "
+                "or lower --max-input-bytes to refuse such files early"
             )
             status = EXIT_ERROR
         except _broken_pool() as exc:

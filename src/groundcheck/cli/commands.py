@@ -15,6 +15,7 @@ from groundcheck.cli.options import (
     add_extractors,
     add_fail_on,
     add_format,
+    add_input_limit,
     add_locations,
     add_plugins,
     add_policy,
@@ -285,6 +286,7 @@ def declare_extract(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stdin-name", metavar="NAME", help="the name stdin ('-') is reported under")
     add_extractors(p)
     add_plugins(p)
+    add_input_limit(p)
 
 
 def run_extract(args: argparse.Namespace) -> int:

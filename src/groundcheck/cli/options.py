@@ -14,6 +14,7 @@ __all__ = [
     "add_batch",
     "add_fail_on",
     "add_format",
+    "add_input_limit",
     "add_locations",
     "add_plugins",
     "add_policy",
@@ -83,6 +84,35 @@ def add_locations(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def byte_count(text: str) -> int:
+    """A number of bytes as given on the command line: ``1000000``, ``64K``, ``512M``, ``2G``.
+
+    >>> byte_count("512M"), byte_count("64k"), byte_count("100")
+    (536870912, 65536, 100)
+    """
+    value = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = value[-1:] if value[-1:] in _UNITS else ""
+    number = value[: len(value) - len(unit)]
+    if not number.isdigit() or int(number) < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of bytes (e.g. 1000000, 64K, 512M, 2G), got {text!r}"
+        )
+    return int(number) * _UNITS[unit]
+
+
+def add_input_limit(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-input-bytes",
+        type=byte_count,
+        metavar="N",
+        help="the most bytes any one input file may hold, e.g. 2G (default 512M); a larger "
+        "file, or an endless stream such as /dev/zero, is an error (exit 2)",
+    )
+
+
 def add_extractors(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--extractor",
@@ -106,6 +136,7 @@ def add_policy(parser: argparse.ArgumentParser) -> None:
     """What an audit tolerates: every field of ``groundcheck.Policy``, plus the plug-ins."""
     add_extractors(parser)
     add_plugins(parser)
+    add_input_limit(parser)
     group = parser.add_argument_group("policy (what an audit tolerates)")
     group.add_argument(
         "--long-report-chars",
@@ -159,6 +190,7 @@ def policy_options(args: argparse.Namespace) -> dict[str, Any]:
         "unrecorded_severity",
         "url_severity",
         "quote_min_words",
+        "max_input_bytes",
     ):
         value = getattr(args, name, None)
         if value is not None:

@@ -12,7 +12,11 @@ the CLI, batches) treats a file the same way:
   (CLI start-up notices) are skipped and counted. A line that starts like JSON but does not
   parse is skipped with a note when it is the last such line (a run killed mid-write truncates
   its last line); anywhere else it is an :class:`~groundcheck.errors.InputError` naming it,
-  since skipping it would silently lose a record.
+  since skipping it would silently lose a record;
+- no more than :func:`input_limit` bytes are read from any one file (:data:`MAX_INPUT_BYTES`,
+  512 MiB, unless ``--max-input-bytes`` / ``max_input_bytes=`` says otherwise), so
+  ``/dev/zero`` or an endless pipe is a clear error, never an exhausted machine; and a file
+  whose first bytes hold a NUL is binary (or UTF-16), not JSON, and is refused at once.
 """
 
 from __future__ import annotations
@@ -21,25 +25,84 @@ import io
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from groundcheck.errors import InputError
+from groundcheck.errors import ConfigError, InputError
 
-__all__ = ["Input", "JsonRecords", "decode", "loads", "open_input", "read_text"]
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "Input",
+    "JsonRecords",
+    "check_input_limit",
+    "decode",
+    "input_limit",
+    "limited_input",
+    "loads",
+    "open_input",
+    "parse_json",
+    "read_text",
+]
 
 _BLANK = b" \t\r\n"
 _BOM = b"\xef\xbb\xbf"
 HEAD_BYTES = 65536
 """How much of a file's start is buffered for sniffing its format."""
 
+MAX_INPUT_BYTES = 512 * 1024 * 1024
+"""The default limit on the bytes read from one file (512 MiB): far above any report and all
+but the largest traces, far below what exhausts a machine. Override it with
+``--max-input-bytes`` or ``max_input_bytes=`` (``load_evidence``, ``load_run``,
+``Policy``). Archive members have their own limit (``inspect_log.MAX_MEMBER_BYTES``)."""
+_CHUNK = 1 << 20
+
+_LIMIT: ContextVar[int] = ContextVar("groundcheck_max_input_bytes", default=MAX_INPUT_BYTES)
+
 Unwrap = Callable[[Any, str], Iterable[Any]]
 """Given a whole JSON document and the source name, its records."""
 
 
-def read_text(path: str | Path) -> str:
+def check_input_limit(value: Any) -> int:
+    """``value`` as an input limit (a positive number of bytes), or a :class:`ConfigError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"max_input_bytes must be a positive number of bytes, got {value!r}")
+    return value
+
+
+def input_limit() -> int:
+    """The most bytes one file may hold here and now (:data:`MAX_INPUT_BYTES` by default).
+
+    >>> input_limit() == MAX_INPUT_BYTES
+    True
+    >>> with limited_input(1024):
+    ...     input_limit()
+    1024
+    """
+    return _LIMIT.get()
+
+
+@contextmanager
+def limited_input(max_bytes: int | None) -> Iterator[None]:
+    """Within the block, every file is read with at most ``max_bytes`` bytes (None: unchanged).
+
+    A context variable, so the format table's hooks and every reader see it without each
+    taking a parameter; threads and tasks started inside inherit it.
+    """
+    if max_bytes is None:
+        yield
+        return
+    token = _LIMIT.set(check_input_limit(max_bytes))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+def read_text(path: str | Path, *, max_bytes: int | None = None) -> str:
     """A whole text file as str (``-`` is standard input); bad UTF-8 names the line."""
-    with open_input(path) as source:
+    with open_input(path, max_bytes=max_bytes) as source:
         return source.text()
 
 
@@ -58,10 +121,38 @@ def decode(data: bytes, source: str, first_line: int = 1) -> str:
         ) from None
 
 
+def _long_int(digits: str) -> int | str:
+    limit = sys.get_int_max_str_digits()
+    if limit and len(digits) - digits.startswith("-") > limit:
+        return digits
+    return int(digits)
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads``, except that an integer of any length is read: one longer than Python
+    converts (``sys.get_int_max_str_digits()``, 4,300 digits by default) stays its text.
+
+    Python refuses such an integer with a plain ``ValueError`` (not a ``JSONDecodeError``), so a
+    single long number anywhere in a trace would otherwise abort the whole read. The first
+    attempt is the plain parser (no cost for ordinary JSON); only a refusal reparses.
+
+    >>> parse_json('{"n": ' + "9" * 5000 + '}')["n"] == "9" * 5000
+    True
+    >>> parse_json("[1, -2]")
+    [1, -2]
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        return json.loads(text, parse_int=_long_int)
+
+
 def loads(text: str, source: str, first_line: int = 1) -> Any:
     """Parse one JSON value that starts at line ``first_line`` of ``source``."""
     try:
-        return json.loads(text)
+        return parse_json(text)
     except RecursionError:
         raise InputError("JSON nested too deeply to read", source=source, line=first_line) from None
     except json.JSONDecodeError as exc:
@@ -79,12 +170,30 @@ class Input:
     standard input is never closed.
     """
 
-    def __init__(self, stream: BinaryIO, name: str, *, owned: bool) -> None:
+    def __init__(
+        self, stream: BinaryIO, name: str, *, owned: bool, max_bytes: int | None = None
+    ) -> None:
         self.name = name
+        self.max_bytes = input_limit() if max_bytes is None else check_input_limit(max_bytes)
         self._stream = stream
         self._owned = owned
         self._buffer = b""
         self._eof = False
+        self._taken = 0
+
+    def _take(self, chunk: bytes) -> bytes:
+        """Count bytes read from the stream; past the limit, a clear error naming the file."""
+        self._taken += len(chunk)
+        if self._taken > self.max_bytes:
+            raise InputError(
+                f"more than the input limit of {self.max_bytes:,} bytes (raise it with "
+                "--max-input-bytes N, or max_input_bytes=)",
+                source=self.name,
+            )
+        return chunk
+
+    def _read(self, size: int) -> bytes:
+        return self._take(self._stream.read(min(size, self.max_bytes - self._taken + 1)))
 
     def __enter__(self) -> Input:
         return self
@@ -99,7 +208,7 @@ class Input:
     def head(self, size: int = HEAD_BYTES) -> bytes:
         """Up to ``size`` bytes from the start, without consuming them (pipes included)."""
         while len(self._buffer) < size and not self._eof:
-            chunk = self._stream.read(size - len(self._buffer))
+            chunk = self._read(size - len(self._buffer))
             if not chunk:
                 self._eof = True
                 break
@@ -119,10 +228,26 @@ class Input:
             size *= 4
 
     def read(self) -> bytes:
-        """Everything not yet read."""
-        data = self._buffer + self._stream.read()
+        """Everything not yet read (in chunks, so the limit stops an endless stream early)."""
+        parts = [self._buffer]
+        while not self._eof:
+            chunk = self._read(_CHUNK)
+            if not chunk:
+                break
+            parts.append(chunk)
         self._buffer = b""
         self._eof = True
+        return b"".join(parts)
+
+    def chunk(self) -> bytes:
+        """The next bytes not yet read (b"" at the end): a whole file streamed in chunks."""
+        if self._buffer:
+            data, self._buffer = self._buffer, b""
+            return data
+        if self._eof:
+            return b""
+        data = self._read(_CHUNK)
+        self._eof = not data
         return data
 
     def seekable(self) -> BinaryIO:
@@ -137,10 +262,18 @@ class Input:
             pass
         return io.BytesIO(self.read())
 
+    def _rest_lines(self) -> Iterator[bytes]:
+        while True:
+            line = self._take(self._stream.readline(self.max_bytes - self._taken + 1))
+            if not line:
+                self._eof = True
+                return
+            yield line
+
     def lines(self) -> Iterator[bytes]:
         """The remaining lines, each with its newline, streamed."""
         pending, self._buffer = self._buffer, b""
-        rest = iter(()) if self._eof else iter(self._stream)
+        rest = iter(()) if self._eof else self._rest_lines()
         if pending:
             *complete, partial = pending.split(b"\n")
             for line in complete:
@@ -153,11 +286,14 @@ class Input:
         return decode(self.read(), self.name)
 
 
-def open_input(path: str | Path) -> Input:
-    """Open a file once for reading (``-`` is standard input), or raise a clear InputError."""
+def open_input(path: str | Path, *, max_bytes: int | None = None) -> Input:
+    """Open a file once for reading (``-`` is standard input), or raise a clear InputError.
+
+    At most ``max_bytes`` bytes are read from it (default :func:`input_limit`).
+    """
     name = str(path)
     if name == "-":
-        return Input(sys.stdin.buffer, "-", owned=False)
+        return Input(sys.stdin.buffer, "-", owned=False, max_bytes=max_bytes)
     try:
         stream = Path(path).open("rb")  # noqa: SIM115 - closed by Input.close
     except FileNotFoundError:
@@ -166,7 +302,7 @@ def open_input(path: str | Path) -> Input:
         raise InputError("is a directory, not a file", source=name) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", source=name) from None
-    return Input(stream, name, owned=True)
+    return Input(stream, name, owned=True, max_bytes=max_bytes)
 
 
 def _whole(value: Any, name: str) -> list[Any]:
@@ -200,6 +336,15 @@ class JsonRecords:
         return notes
 
     def __iter__(self) -> Iterator[tuple[int | None, Any]]:
+        head = self.source.head()
+        nul = head.find(b"\x00")
+        if nul != -1:  # JSON escapes every control character: a raw NUL is not JSON text
+            raise InputError(
+                f"binary data (a NUL byte at offset {nul}), not JSON or JSON Lines; "
+                "groundcheck reads UTF-8 text (a UTF-16 file must be converted first)",
+                source=self.source.name,
+                line=1 + head.count(b"\n", 0, nul),
+            )
         first = self.source.first_byte()
         if first == b"[":
             yield from self._document(self.source.text(), 1)
@@ -226,7 +371,7 @@ class JsonRecords:
                 self.plain += 1
                 continue
             try:
-                value = json.loads(text)
+                value = parse_json(text)
             except RecursionError:
                 raise InputError(
                     "JSON nested too deeply to read", source=name, line=number

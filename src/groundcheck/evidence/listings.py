@@ -20,13 +20,13 @@ repetitions; each line is looked at a bounded number of times.
 from __future__ import annotations
 
 import csv
-import json
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 
 from attrs import frozen
 
+from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.walk import FlatOutput, authors_of, flatten, year_of
 from groundcheck.extractors import Extractor, find_mentions, identifiers_in
 from groundcheck.extractors.builtin import BUILTIN
@@ -655,7 +655,7 @@ def _pasted_json(text: str, extractors: Sequence[Extractor]) -> Iterator[tuple[i
         if end - m.end() > _MAX_PASTED:
             continue
         try:
-            parsed = json.loads(text[m.end() : end])
+            parsed = parse_json(text[m.end() : end])
         except (ValueError, RecursionError):
             continue
         for r in flatten(parsed).records:

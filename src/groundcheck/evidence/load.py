@@ -14,16 +14,19 @@ back in another is known whichever is read first (see ``docs/evidence.md``).
 from __future__ import annotations
 
 import os
+import stat
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from attrs import evolve, frozen
 
 from groundcheck.errors import ConfigError, InputError, UnknownFormat
 from groundcheck.evidence.formats import FORMATS, Format
-from groundcheck.evidence.jsonio import JsonRecords, open_input, read_text
+from groundcheck.evidence.jsonio import Input, JsonRecords, limited_input, open_input, read_text
 from groundcheck.evidence.provenance import FetchRule, Provenance
 from groundcheck.evidence.trace import Reading, Trace, TraceBuilder
 from groundcheck.extractors import Extractor, Registry
@@ -62,6 +65,8 @@ _WRAPPERS = (
     "traces",
     "records",
 )
+_SPOOL_IN_MEMORY = 8 * 1024 * 1024
+"""A spooled pipe stays in memory up to this size, then moves to a temporary file."""
 _PEEK = 50
 """Items of a list looked at to tell whether it holds records of a known format."""
 _FOLDER_SUFFIXES = (".json", ".jsonl", ".bib", ".eval")
@@ -198,6 +203,7 @@ def load_evidence(
     extractors: Sequence[Extractor] | None = None,
     sample: str | None = None,
     fetch: FetchRule | None = None,
+    max_input_bytes: int | None = None,
 ) -> Trace:
     """Read a trace (a file, a folder, a list of the files of one run, or Python objects)
     into evidence and its report.
@@ -205,13 +211,22 @@ def load_evidence(
     Returns a :class:`Trace`: ``trace.evidence`` for :func:`groundcheck.audit`, and
     ``trace.report`` (the agent's final answer) when the trace holds one. ``sample`` picks one
     sample (``id`` or ``id:epoch``) of an inspect-ai log; ``fetch`` tunes which calls are
-    fetches (:class:`~groundcheck.evidence.provenance.FetchRule`).
+    fetches (:class:`~groundcheck.evidence.provenance.FetchRule`). ``max_input_bytes`` is the
+    most any one file may hold (default :data:`~groundcheck.evidence.jsonio.MAX_INPUT_BYTES`,
+    512 MiB; see ``docs/security.md``).
     """
     _check_format(format)
     chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
     if isinstance(trace, (str, os.PathLike)) or _is_paths(trace):
         paths = [trace] if isinstance(trace, (str, os.PathLike)) else list(trace)
-        return load_run(paths, format=format, extractors=chosen, sample=sample, fetch=fetch)
+        return load_run(
+            paths,
+            format=format,
+            extractors=chosen,
+            sample=sample,
+            fetch=fetch,
+            max_input_bytes=max_input_bytes,
+        )
     row = FORMATS[format] if format is not None else None
     if row is not None and row.load is None:
         raise ConfigError(f"format {format!r} reads files, not Python objects")
@@ -248,6 +263,27 @@ class _Member:
     """Which of the paths given it came from (a folder gives several files)."""
     format: str | None = None
     report: Path | None = None
+    spool: BinaryIO | None = None
+    """A pipe's bytes, copied once so a run's two passes can both read them."""
+
+
+def _spooled(member: _Member, spools: ExitStack) -> _Member:
+    """``member``, with its bytes copied once to a temporary file when it is not a regular
+    file (a FIFO, ``<(process substitution)``, a character device): such a file can be read
+    only once. The copy goes through :func:`open_input`, so the input limit holds."""
+    try:
+        regular = stat.S_ISREG(member.path.stat().st_mode)
+    except OSError:
+        return member  # open_input will name the problem
+    if regular:
+        return member
+    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY)  # noqa: SIM115
+    spools.enter_context(spool)  # closed (deleted) when the run is read
+    with open_input(member.path) as source:
+        while chunk := source.chunk():
+            spool.write(chunk)
+    spool.seek(0)
+    return evolve(member, spool=cast(BinaryIO, spool))
 
 
 def load_run(
@@ -258,26 +294,53 @@ def load_run(
     extractors: Sequence[Extractor] | None = None,
     sample: str | None = None,
     fetch: FetchRule | None = None,
+    max_input_bytes: int | None = None,
 ) -> Trace:
     """Every trace and evidence file of one run, read with one shared provenance state.
 
     Folders are opened (a session folder, or a folder of trace files); a file given twice is
     read once, with a note. The report is the first one found in the first path given.
     ``sample`` applies to the inspect-ai logs among the files (an error when there are none).
+    Each file is opened once: when a run of several files needs two passes (the scan, then the
+    reading), a pipe or FIFO among them is copied once to a temporary spool that both passes
+    read. ``max_input_bytes`` limits every file (see :func:`load_evidence`).
     """
     _check_format(format)
+    with limited_input(max_input_bytes), ExitStack() as spools:
+        return _load_run(
+            paths,
+            format=format,
+            registry=registry,
+            extractors=extractors,
+            sample=sample,
+            fetch=fetch,
+            spools=spools,
+        )
+
+
+def _load_run(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    format: str | None,
+    registry: Registry | None,
+    extractors: Sequence[Extractor] | None,
+    sample: str | None,
+    fetch: FetchRule | None,
+    spools: ExitStack,
+) -> Trace:
     chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
     members, notes = _members(paths, format)
     provenance = Provenance(fetch)
     base = Reading(chosen, provenance, sample)
     if len(members) > 1 and all(m.name != "-" for m in members):
+        members = [_spooled(m, spools) for m in members]
         for member in members:  # the scan: which files each transcript writes
             provenance.begin(member.name, scanning=True)
-            _load_path(member.path, base.at(member.name), member.format)
+            _load_path(member, base.at(member.name))
     traces: list[tuple[_Member, Trace]] = []
     for member in members:
         provenance.begin(member.name)
-        trace = _load_path(member.path, base.at(member.name), member.format)
+        trace = _load_path(member, base.at(member.name))
         if member.report is not None:
             trace = evolve(trace, report=read_text(member.report), report_path=str(member.report))
         traces.append((member, trace))
@@ -374,9 +437,16 @@ def _reads_whole(row: Format | None, path: Path, head: bytes) -> bool:
     return row.load is None or _claims(row, path, head)
 
 
-def _load_path(path: Path, reading: Reading, fmt: str | None) -> Trace:
-    name = reading.source
-    with open_input(path) as source:
+def _open_member(member: _Member) -> Input:
+    if member.spool is None:
+        return open_input(member.path)
+    member.spool.seek(0)
+    return Input(member.spool, member.name, owned=False)
+
+
+def _load_path(member: _Member, reading: Reading) -> Trace:
+    name, path, fmt = reading.source, member.path, member.format
+    with _open_member(member) as source:
         head = source.head()
         row = FORMATS[fmt] if fmt is not None else _file_format(path, head)
         if _reads_whole(row, path, head):

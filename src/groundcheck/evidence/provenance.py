@@ -21,7 +21,6 @@ asks, and :func:`~groundcheck.evidence.trace.make_evidence` applies the answers.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -29,6 +28,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.shell import NAMED, READ, WROTE, file_effects, patch_paths
 
 __all__ = [
@@ -446,7 +446,7 @@ def string_leaves(output: Any, ignore: frozenset[str], limit: int = _SHORT) -> l
             stripped = value.strip()
             if stripped[:1] in ("{", "[") and stripped[-1:] in ("}", "]"):
                 try:
-                    stack.append((key, json.loads(stripped)))
+                    stack.append((key, parse_json(stripped)))
                     continue
                 except (ValueError, RecursionError):
                     pass
@@ -591,7 +591,7 @@ def _looks_fetched(output: Any) -> bool:
         if not (stripped.startswith("{") and len(stripped) < 5_000_000):
             return False
         try:
-            output = json.loads(stripped)
+            output = parse_json(stripped)
         except (ValueError, RecursionError):
             return False
     return (

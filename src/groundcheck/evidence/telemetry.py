@@ -7,11 +7,11 @@ a call whose output was not recorded, and the verdict says so instead of guessin
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.trace import TraceBuilder, as_list, as_mapping, text_of
 
 __all__ = [
@@ -90,7 +90,7 @@ def _errored(span: Mapping[str, Any], attrs: Mapping[str, Any]) -> bool:
 def _maybe_json(value: Any) -> Any:
     if isinstance(value, str) and value.strip()[:1] in ("[", "{"):
         try:
-            return json.loads(value)
+            return parse_json(value)
         except (ValueError, RecursionError):
             return value
     return value

@@ -10,7 +10,6 @@ bounded memory.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,6 +17,7 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
+from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.listings import harvest
 from groundcheck.evidence.provenance import (
     FETCH,
@@ -113,7 +113,7 @@ def parse_arguments(arguments: Any) -> Any:
         stripped = arguments.strip()
         if stripped[:1] in ("{", "["):
             try:
-                return json.loads(stripped)
+                return parse_json(stripped)
             except (ValueError, RecursionError):
                 return arguments
     return arguments

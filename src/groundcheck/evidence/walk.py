@@ -15,13 +15,13 @@ OpenAlex, Crossref, arXiv and paper-finder outputs): ``authors``/``author``/``cr
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from attrs import frozen
 
+from groundcheck.evidence.jsonio import parse_json
 from groundcheck.extractors.keys import labelled
 
 __all__ = ["FlatOutput", "Record", "authors_of", "flatten", "year_of"]
@@ -84,7 +84,7 @@ def _embedded_json(s: str) -> Any:
     if (stripped[0], stripped[-1]) not in (("{", "}"), ("[", "]")):
         return _NOT_JSON
     try:
-        return json.loads(stripped)
+        return parse_json(stripped)
     except (ValueError, RecursionError):
         pass
     if stripped[0] == "{" and "}\n{" in stripped:
@@ -100,7 +100,7 @@ def _json_lines(text: str) -> Any:
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            records.append(parse_json(line))
         except (ValueError, RecursionError):
             return _NOT_JSON
     return records
