@@ -210,8 +210,13 @@ def read_sample(source: Input, wanted: str | None) -> dict[str, Any]:
             source=source.name,
         )
     if _inspect_available() and source.name != "-" and looks_like_json_log(head):
-        keys = _inspect_keys(source.name)
-        return _inspect_sample(source.name, choose(keys, wanted, source.name))
+        try:
+            keys = _inspect_keys(source.name)
+            return _inspect_sample(source.name, choose(keys, wanted, source.name))
+        except InputError:
+            raise
+        except ValueError:
+            pass  # inspect-ai's streaming parser refuses what JSON allows (a 5,000-digit number)
     doc = _json_log(source)
     if not is_log(doc):
         raise InputError("is JSON but not an inspect-ai log (no 'samples')", source=source.name)
