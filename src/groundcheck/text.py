@@ -822,16 +822,7 @@ class TextView:
                     if n >= size
                     else (tail + original[opos:start])[-size:]
                 )
-                last = segments[-1] if segments else None
-                if (
-                    last
-                    and last[2] == last[3]
-                    and last[0] + last[2] == vpos
-                    and last[1] + last[3] == opos
-                ):
-                    segments[-1] = (last[0], last[1], last[2] + n, last[3] + n)
-                else:
-                    segments.append((vpos, opos, n, n))
+                _add(segments, vpos, opos, n, n)
                 vpos += n
                 opos = start
             if kind == "hyphen":  # the commonest flood gets no call at all
@@ -890,16 +881,7 @@ class TextView:
         if opos < len(original):
             n = len(original) - opos
             pieces.append(original[opos:])
-            last = segments[-1] if segments else None
-            if (
-                last
-                and last[2] == last[3]
-                and last[0] + last[2] == vpos
-                and last[1] + last[3] == opos
-            ):
-                segments[-1] = (last[0], last[1], last[2] + n, last[3] + n)
-            else:
-                segments.append((vpos, opos, n, n))
+            _add(segments, vpos, opos, n, n)
         view = "".join(pieces)
         return cls(original, view, [s[0] for s in segments], segments)
 
