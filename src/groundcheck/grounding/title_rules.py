@@ -235,6 +235,25 @@ def fold_acronyms(normalized: str) -> str:
     return " ".join(out)
 
 
+def _add_form(
+    seen: dict[str, tuple[str, ...]],
+    candidate: str | None,
+    applied: tuple[str, ...],
+    rules: RuleSet,
+) -> None:
+    """Record ``candidate`` normalised (acronyms folded when the rule is on) with the rules
+    that made it, unless an earlier form already has that text."""
+    if not candidate:
+        return
+    normalized = normalize_title(candidate)
+    if rules.acronym:
+        folded = fold_acronyms(normalized)
+        if folded != normalized:
+            normalized, applied = folded, (*applied, "acronym")
+    if normalized and normalized not in seen:
+        seen[normalized] = applied
+
+
 def query_forms(text: str, rules: RuleSet | None = None) -> tuple[Form, ...]:
     """Every normalised form of a cited title worth looking up, the title as written first.
 
@@ -252,15 +271,7 @@ def query_forms(text: str, rules: RuleSet | None = None) -> tuple[Form, ...]:
     seen: dict[str, tuple[str, ...]] = {}
 
     def add(candidate: str | None, applied: tuple[str, ...]) -> None:
-        if not candidate:
-            return
-        normalized = normalize_title(candidate)
-        if rules.acronym:
-            folded = fold_acronyms(normalized)
-            if folded != normalized:
-                normalized, applied = folded, (*applied, "acronym")
-        if normalized and normalized not in seen:
-            seen[normalized] = applied
+        _add_form(seen, candidate, applied, rules)
 
     add(raw, ())
     bare = strip_enumeration(raw) if rules.enumeration else None
@@ -454,15 +465,7 @@ def title_forms(title: str, rules: RuleSet | None = None) -> tuple[Form, ...]:
     seen: dict[str, tuple[str, ...]] = {}
 
     def add(candidate: str | None, applied: tuple[str, ...]) -> None:
-        if not candidate:
-            return
-        normalized = normalize_title(candidate)
-        if rules.acronym:
-            folded = fold_acronyms(normalized)
-            if folded != normalized:
-                normalized, applied = folded, (*applied, "acronym")
-        if normalized and normalized not in seen:
-            seen[normalized] = applied
+        _add_form(seen, candidate, applied, rules)
 
     add(title, ())
     clean: str | None = strip_decorations(title) if rules.decoration else None
