@@ -189,11 +189,14 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 continue
             if not isinstance(value, (int, float)):
                 texts.append(str(value))
-            elif key is not None and isinstance(value, int) and labelled(key, value):
-                texts.append(labelled(key, value) or "")  # {"pmid": 31452104}: "PMID: 31452104"
-            elif key is not None and any(k in key.lower() for k in _NUMBER_KEYS):
-                # "pmid: 123" rather than "123": an extractor that needs the label finds it.
-                texts.append(f"{key}: {value}")
+            elif key is not None:
+                # {"pmid": 31452104}: "PMID: 31452104", the form its extractor reads; other
+                # numbers under id-like keys as "key: value" for an extractor needing a label.
+                written = labelled(key, value) if isinstance(value, int) else None
+                if written is not None:
+                    texts.append(written)
+                elif any(k in key.lower() for k in _NUMBER_KEYS):
+                    texts.append(f"{key}: {value}")
     leaves = []
     at = 0
     for t in texts:
