@@ -174,3 +174,43 @@ def test_brace_matching_equals_the_scan(text: str, starts: list[int]) -> None:
     closers = _Closers(text)
     for start in sorted({s for s in starts if 0 < s <= len(text) and text[s - 1] == "{"}):
         assert closers.closing(start, "{") == _closing(text, start, "{")
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        # Hypogenic-AI/novel-bio-mechanisms-c075-claude, literature_review.md (a45205d):
+        # the label after the citation ended up inside the title.
+        (
+            "### Paper 3: Interpreting and Steering PLMs (Villegas Garcia & Ansuini, 2025)"
+            " — **CORE**",
+            "Interpreting and Steering PLMs",
+        ),
+        (
+            "### Toy Models of Superposition — *Elhage et al., 2022* ⭐",
+            "Toy Models of Superposition",
+        ),
+        (
+            "### Sparse Autoencoders Find Features [HIGH PRIORITY]",
+            "Sparse Autoencoders Find Features",
+        ),
+        (
+            "### Language Models are Few-Shot Learners - ESSENTIAL ✅",
+            "Language Models are Few-Shot Learners",
+        ),
+        # a subtitle after a dash has lower-case words: it stays
+        (
+            "### BERTology Meets Biology — Interpreting Attention in Protein Language Models",
+            "BERTology Meets Biology — Interpreting Attention in Protein Language Models",
+        ),
+        # a parenthesis with capitals only and no dash is part of the title
+        (
+            "### Holistic Evaluation of Language Models (HELM)",
+            "Holistic Evaluation of Language Models (HELM)",
+        ),
+    ],
+)
+def test_labels_after_a_heading_title_are_not_the_title(heading: str, title: str) -> None:
+    """Tags agents put after a heading's title (bold labels, capitals, emoji) are cut off."""
+    found = [m for m in TitleExtractor().find(heading) if m.kind == "heading"]
+    assert [heading[m.start : m.end] for m in found] == [title]

@@ -184,6 +184,9 @@ class TitleExtractor:
         candidate = raw[left:right]
         if candidate.count("(") != candidate.count(")") and candidate.endswith("("):
             return None
+        if raw.startswith(")", right) and candidate.count("(") > candidate.count(")"):
+            right += 1  # "… Language Models (HELM)": the parenthesis closes inside the title
+            candidate = raw[left:right]
         normalized = self._normalized_if_title(candidate)
         if normalized is None:
             return None
@@ -271,6 +274,17 @@ _TRAILING_PAREN = re.compile(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
 _TRAILING_MARKER = re.compile(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
 _TRAILING_BYLINE = re.compile(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
 _CITES = re.compile(r"\d|\bet\.? al\b|,")
+_TRAILING_TAG = re.compile(
+    r"[ \t]+[-–—|·][ \t]*"
+    r"(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__|\*[^*\n]{1,40}\*|\[[^\[\]\n]{1,30}\]"
+    r"|\([A-Z][A-Z0-9 \t/&-]{1,30}\)|[A-Z]{3,12}(?:[ \t]+[A-Z]{3,12}){0,2})[ \t]*$"
+    r"|[ \t]+(?:\*\*[A-Z][A-Z0-9 \t/&-]{1,30}\*\*|\[[A-Z][A-Z0-9 \t/&-]{1,30}\])[ \t]*$"
+)
+"""A label after the title: ``— **CORE**``, ``- ESSENTIAL``, ``— *Elhage et al., 2022*``
+after a dash (emphasis, a bracket, or capitals only: a subtitle after a dash has lower-case
+words and stays), or ``**CORE**`` / ``[HIGH PRIORITY]`` in capitals after a space."""
+_TRAILING_SYMBOLS = re.compile(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
+"""Emoji and symbols after a title (``✅``, ``⭐``, ``★``, ``🔥``)."""
 
 
 def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
@@ -288,8 +302,12 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
     m = _ENUMERATION.match(text, start, end)
     if m is not None and m.end() < end:
         start = m.end()
-    for _ in range(3):
+    for _ in range(4):
         chunk = text[start:end]
+        m = _TRAILING_SYMBOLS.search(chunk) or _TRAILING_TAG.search(chunk)
+        if m is not None and m.start() > 0 and _has_words(chunk[: m.start()]):
+            end = start + m.start()
+            continue
         m = _TRAILING_PAREN.search(chunk) or _TRAILING_MARKER.search(chunk)
         if m is not None and (m.re is _TRAILING_MARKER or _CITES.search(m.group(1))):
             end = start + m.start()
@@ -302,6 +320,12 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _has_words(text: str) -> bool:
+    """Whether ``text`` holds a word of two letters (what is left is still a title)."""
+    return _TWO_LETTERS.search(text) is not None
+
+
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
