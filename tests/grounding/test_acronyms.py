@@ -92,3 +92,28 @@ def test_an_acronym_of_a_run_expands_to_exactly_that_run(
     tail = expanded.removeprefix("about ").split()
     assert [w[0] for w in tail] == [w[0] for w in run]
     assert " ".join(tail) in returned
+
+
+def test_an_abbreviated_heading_grounds_against_the_id_and_title_returned() -> None:
+    """The real case, audited: ids returned with full titles, headings abbreviating them.
+
+    Records as the paper-finder returned them (arxiv_targets.jsonl of the same repository);
+    before acronyms were expanded, every heading here was an ``unverified-title`` warning.
+    """
+    import groundcheck
+
+    records = [
+        {"arxiv_id": "2502.09135", "title": REAL[0][1], "year": 2025},
+        {"arxiv_id": "2006.15222", "title": REAL[1][1], "year": 2020},
+        {"arxiv_id": "2511.21614", "title": REAL[2][1], "year": 2025},
+    ]
+    report = "\n\n".join(
+        f"### Paper {n}: {cited}\n\n- **arXiv**: {r['arxiv_id']}"
+        for n, ((cited, _), r) in enumerate(zip(REAL, records, strict=True), 1)
+    )
+    verdict = groundcheck.audit(report, [{"tool": "paper_finder", "output": records}])
+    assert [f.code for f in verdict.findings] == []
+    # an acronym the returned title does not spell out still warns
+    wrong = report.replace("PLMs through", "GNNs through")
+    codes = [f.code for f in groundcheck.audit(wrong, [{"tool": "s", "output": records}]).findings]
+    assert codes == ["unverified-title"]

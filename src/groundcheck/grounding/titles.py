@@ -19,6 +19,7 @@ from typing import Literal
 
 from attrs import frozen
 
+from groundcheck.grounding.acronyms import expand_acronyms
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
 from groundcheck.grounding.title_rules import ALL_RULES, RuleSet, query_forms
 from groundcheck.model import EvidenceSet, Identifier, Work
@@ -94,7 +95,7 @@ class EvidenceTitles:
         """
         if not self.titles:
             return None
-        return self.index.best(citation_text, threshold)
+        return _best(self.index, citation_text, threshold, self.rules)
 
     def matches_own(
         self, cited: str, keys: Sequence[Identifier], threshold: float
@@ -107,7 +108,7 @@ class EvidenceTitles:
         own = self.own_titles(keys)
         if not own:
             return None
-        return TitleIndex(own, self.rules).best(cited, threshold)
+        return _best(TitleIndex(own, self.rules), cited, threshold, self.rules)
 
     def relation(self, cited: str, keys: Sequence[Identifier], threshold: float) -> TitleRelation:
         """Is ``cited``, written beside an id with ``keys``, that id's title? See
@@ -147,6 +148,29 @@ class EvidenceTitles:
 
     def ids_of(self, title: str) -> set[Identifier]:
         return self._papers.get(title, set())
+
+
+_ACRONYM_MARGIN = 25.0
+"""How far below the threshold the closest title may be for coined acronyms to be tried."""
+
+
+def _best(index: TitleIndex, cited: str, threshold: float, rules: RuleSet) -> TitleMatch | None:
+    """``index.best``, then, for a title that matches nothing, the closest title again with the
+    acronyms the cited title coins from it spelled out (:mod:`.acronyms`: "PLMs" for the
+    "Protein Language Models" of that title)."""
+    found = index.best(cited, threshold)
+    if found is not None or not rules.acronym or threshold <= 1.0:
+        return found
+    near = index.best(cited, max(threshold - _ACRONYM_MARGIN, 1.0))
+    if near is None:
+        return None
+    expanded = expand_acronyms(cited, near.title)
+    if expanded is None:
+        return None
+    again = TitleIndex([near.title], rules).best(expanded, threshold)
+    if again is None:
+        return None
+    return TitleMatch(near.index, near.title, again.score, (*again.rules, "acronym"))
 
 
 def similarity(cited: str, title: str, rules: RuleSet | None = None) -> float:
