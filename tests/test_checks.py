@@ -309,3 +309,41 @@ def test_quoted_names_and_quoted_prose_are_not_cited_works() -> None:
     v = audit(report, calls)
     assert [w.work.kind for w in v.works] == ["inline"]
     assert not [f for f in v.findings if f.code in ("unverified-title", "id-title-mismatch")]
+
+
+def test_a_label_linking_a_web_page_is_not_a_title_claim() -> None:
+    """ "[FDA Type B Meetings](url)": agents describe the pages they link (real case:
+    tests/corpus/claude-code-subagent-web-sources-biotech, seven such warnings before)."""
+    import groundcheck
+
+    url = "https://investors.example.com/news/spruce-announces-positive-type-b-meetings"
+    page = "Spruce Biosciences Announces Positive Type B Meetings with U.S. FDA for TA-ERT"
+    calls = [{"tool": "WebSearch", "output": {"results": [{"title": page, "url": url}]}}]
+    described = f"Sources:\n- [FDA Type B Meetings]({url})\n- [Q3 results]({url})\n"
+    assert [f.code for f in groundcheck.audit(described, calls).findings] == []
+    # a near copy of the page's title, changed, is still worth a warning
+    copied = f"Sources:\n- [Spruce Biosciences Reports Failed FDA Meetings for TA-ERT]({url})\n"
+    codes = [f.code for f in groundcheck.audit(copied, calls).findings]
+    assert codes == ["unverified-title"]
+
+
+def test_a_link_label_for_a_paper_id_is_still_judged() -> None:
+    """Scholarly identifiers are always judged: an invented title beside a real arXiv id."""
+    import groundcheck
+
+    calls = [
+        {
+            "tool": "arxiv_search",
+            "output": [
+                {
+                    "arxiv_id": "2005.11401",
+                    "title": "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks",
+                }
+            ],
+        }
+    ]
+    report = (
+        "Sources:\n- [Dense Passage Retrieval at Web Scale](https://arxiv.org/abs/2005.11401)\n"
+    )
+    codes = [f.code for f in groundcheck.audit(report, calls).findings]
+    assert codes == ["unverified-title"]

@@ -430,6 +430,19 @@ _VARIANT_MARGIN = 10.0
 "…Networks"): a title matching one of them is never called another paper's."""
 
 
+_LABEL_SCORE = 50.0
+"""Below this score against the page's own title, the text of a link to a web page is a label
+the agent wrote for it ("[FDA Type B Meetings](…)", "[Q3 2025 Results](…)"), not an attempt at
+the page's title: agents describe the pages they link. Closer texts are near copies of the
+title, and a changed copy is still worth a warning; scholarly identifiers are always judged."""
+
+
+def _link_text(report: str, title: Citation) -> bool:
+    """Whether ``title`` is written as the text of a Markdown link (``[title](url)``)."""
+    opener = report.rfind("[", max(0, title.start - 3), title.start + 1)
+    return opener != -1 and report.find("](", title.end, title.end + 5) != -1
+
+
 def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
     work = wg.work
     if not work.titles:
@@ -456,6 +469,7 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
     own_titles = titles.own_titles(keys)
     if not own_titles and not titles.titles:
         return None
+    web_only = all(c.identifier.scheme == "url" for c in work.identifiers)
     for title in work.titles:
         g = ctx.grounding(title)
         if g is not None and g.matched_title is not None and g.matched_title in own_titles:
@@ -479,6 +493,8 @@ def _title_problem(ctx: AuditContext, wg: WorkGrounding) -> TitleProblem | None:
             # A near variant of its own title, returned elsewhere as a title: a warning.
         if warning is None and title.kind != "adjacent" and own is not None:
             score = near.score if near is not None else None
+            if web_only and _link_text(ctx.report, title) and (score or 0.0) < _LABEL_SCORE:
+                continue  # "[FDA Type B Meetings](url)": a label for a page, not its title
             warning = TitleProblem("unverified-title", title, own, score=score)
     return warning
 
