@@ -347,3 +347,41 @@ def test_a_link_label_for_a_paper_id_is_still_judged() -> None:
     )
     codes = [f.code for f in groundcheck.audit(report, calls).findings]
     assert codes == ["unverified-title"]
+
+
+def test_author_year_beside_a_title_returned_without_authors_is_not_judged() -> None:
+    """ "### BERTology Meets Biology (Vig et al., 2020)" against a search result giving only
+    id, title and year (real shape: Hypogenic-AI/novel-bio-mechanisms-c075-claude,
+    paper_search_results/arxiv_targets.jsonl): the authors cannot be checked. A title
+    returned *with* other authors still warns: that is a misattribution."""
+    import groundcheck
+
+    calls = [
+        {
+            "tool": "arxiv_search",
+            "output": [
+                {
+                    "arxiv_id": "2006.15222",
+                    "title": "BERTology Meets Biology: Interpreting Attention in Protein "
+                    "Language Models",
+                    "year": 2020,
+                },
+                {
+                    "title": "Insights into the inner workings of transformer models for "
+                    "protein function prediction",
+                    "authors": "M. Wenzel, Erik Grüner, Nils Strodthoff",
+                    "year": 2023,
+                },
+            ],
+        }
+    ]
+    report = (
+        "### BERTology Meets Biology: Interpreting Attention in Protein Language Models "
+        "(Vig et al., 2020)\n\n"
+        "### Insights into the Inner Workings of Transformer Models for Protein Function "
+        "Prediction (Stark et al., 2023)\n"
+    )
+    findings = groundcheck.audit(report, calls).findings
+    assert [(f.code, f.citation.raw if f.citation else None) for f in findings] == [
+        ("unverified-author-year", "Stark et al., 2023")
+    ]

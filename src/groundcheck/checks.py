@@ -661,6 +661,23 @@ def _returned_authors(evidence: EvidenceSet) -> dict[tuple[str, int], str] | Non
     return found if any_authors else None
 
 
+def _authorless_titles(ctx: AuditContext) -> dict[int, int | None]:
+    """Lines of the report holding a cited title that matched a returned title no tool gave
+    authors for, with that work's year (None: unknown). "### BERTology Meets Biology (Vig et
+    al., 2020)" cannot be checked against a search result listing only id, title and year."""
+    if ctx.titles is None:
+        return {}
+    lines: dict[int, int | None] = {}
+    for g in ctx.title_citations:
+        if g.matched_title is None:
+            continue
+        works = ctx.titles.works_of(g.matched_title)
+        if works and not any(w.authors for w in works):
+            years = {w.year for w in works if w.year is not None}
+            lines[g.citation.line] = years.pop() if len(years) == 1 else None
+    return lines
+
+
 class UnverifiedAuthorYear:
     """``unverified-author-year``: "Lewis et al. (2020)" matching no entry and no returned work.
 
@@ -686,8 +703,11 @@ class UnverifiedAuthorYear:
         returned = None if refs.has_list else _returned_authors(ctx.evidence)
         if not refs.has_list and returned is None:
             return  # no tool output gave authors: nothing to check against (see the notes)
+        unknown = _authorless_titles(ctx) if returned is not None else {}
         seen: dict[tuple[str, int | None], list[Marker]] = {}
         for m in refs.unresolved:
+            if m.line in unknown and unknown[m.line] in (None, m.year):
+                continue  # beside a returned title whose authors no tool gave: cannot judge
             seen.setdefault((surname_key(m.author), m.year), []).append(m)
         for (key, year), markers in seen.items():
             first = markers[0]
