@@ -25,12 +25,16 @@ so). Times are CPU time (user + system), medians over ``--rounds`` rounds.
 7. ``groundcheck rate`` over many runs on each engine (process, and Ray when the extra is
    installed): runs/s, peak RSS of the process tree, memory 5,000 -> 50,000 runs and the same
    JSON from every engine (benchmarks/bench_rate.py; about 10 minutes on 2 cores).
+
+Last, the two ratios issue 17 sets (whole process <= 1.0x, audit at scale <= 2x) are printed
+together, met or not. ``--sections 0,3`` runs only those two.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -171,7 +175,8 @@ def titles_section() -> None:
         print(f"   {line}")
 
 
-def _section(title: str, script: str, *args: str) -> None:
+def _section(title: str, script: str, *args: str) -> str:
+    """Run one benchmark script, print its output indented, and return that output."""
     print(f"\n{title} (benchmarks/{script})")
     out = subprocess.run(
         [sys.executable, str(HERE / script), *args],
@@ -183,6 +188,26 @@ def _section(title: str, script: str, *args: str) -> None:
         print(f"   {line}")
     if out.returncode:
         print(f"   failed ({out.returncode}): {out.stderr.strip().splitlines()[-1:]}")
+    return out.stdout
+
+
+_RATIO = re.compile(r"^\s*ratio\s+([0-9.]+)x", re.MULTILINE)
+
+
+def _targets(process: str, scale: str) -> None:
+    """The two ratios issue 17 sets, read back from their sections, against their targets."""
+    print("\nissue 17 targets, measured in this run (medians):")
+    for name, output, target in (
+        ("whole-process extraction (CLI, titles on, JSON out) / seed", process, 1.0),
+        ("audit at scale / the seed's naive whole check", scale, 2.0),
+    ):
+        m = _RATIO.search(output)
+        if m is None:
+            print(f"   {name:<62} not measured")
+            continue
+        ratio = float(m.group(1))
+        verdict = "met" if ratio <= target else "NOT met"
+        print(f"   {name:<62}{ratio:6.2f}x (target <= {target:g}x: {verdict})")
 
 
 def main() -> None:
@@ -208,29 +233,45 @@ def main() -> None:
     )
     parser.add_argument("--process-mb", type=float, default=10.0, help="whole-process corpus")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per median")
+    parser.add_argument(
+        "--sections",
+        default="0,1,2,3,4,5,6,7",
+        help="which sections to run, comma-separated (e.g. 0,3: the two issue-17 ratios)",
+    )
     args = parser.parse_args()
     rounds = str(args.rounds)
-    _section(
-        "0. whole process", "bench_process.py", "--mb", str(args.process_mb), "--rounds", rounds
-    )
-    extraction_table(args.mb)
-    hostile_table(rounds=max(1, args.rounds // 2))
-    _section("3. audit at scale", "bench_audit_scale.py", "--repeat", rounds)
-    _section("4a. title index on real titles", "bench_titles_real.py", "--rounds", rounds)
-    titles_section()
-    _section(
-        "5. every identifier family", "bench_web.py", "--mb", str(args.web_mb), "--repeat", "1"
-    )
-    _section("6a. verbatim quotes on real tool outputs", "eval_quotes.py", "--show", "0")
-    _section(
-        "6b. quote index and hostile inputs", "bench_quotes.py", "--outputs", str(args.outputs)
-    )
-    _section(
-        "7. rate over many runs, per engine",
-        "bench_rate.py",
-        "--runs",
-        *(str(n) for n in args.rate_runs),
-    )
+    chosen = {s.strip() for s in args.sections.split(",")}
+    process = scale = ""
+    if "0" in chosen:
+        process = _section(
+            "0. whole process", "bench_process.py", "--mb", str(args.process_mb), "--rounds", rounds
+        )
+    if "1" in chosen:
+        extraction_table(args.mb)
+    if "2" in chosen:
+        hostile_table(rounds=max(1, args.rounds // 2))
+    if "3" in chosen:
+        scale = _section("3. audit at scale", "bench_audit_scale.py", "--repeat", rounds)
+    if "4" in chosen:
+        _section("4a. title index on real titles", "bench_titles_real.py", "--rounds", rounds)
+        titles_section()
+    if "5" in chosen:
+        _section(
+            "5. every identifier family", "bench_web.py", "--mb", str(args.web_mb), "--repeat", "1"
+        )
+    if "6" in chosen:
+        _section("6a. verbatim quotes on real tool outputs", "eval_quotes.py", "--show", "0")
+        _section(
+            "6b. quote index and hostile inputs", "bench_quotes.py", "--outputs", str(args.outputs)
+        )
+    if "7" in chosen:
+        _section(
+            "7. rate over many runs, per engine",
+            "bench_rate.py",
+            "--runs",
+            *(str(n) for n in args.rate_runs),
+        )
+    _targets(process, scale)
 
 
 if __name__ == "__main__":
