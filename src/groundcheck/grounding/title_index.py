@@ -127,6 +127,13 @@ class TitleIndex:
         self._grams: dict[str, frozenset[int]] | None = None  # built when scans cost more
         self._scanned = 0
         self._all = list(range(len(choices)))
+        self._answers: dict[tuple[str, float, bool], TitleMatch | None] = {}
+
+    MEMO_LIMIT = 100_000
+    """At most this many answers of :meth:`best` are kept. A report cites the same title many
+    times (its heading, its reference entry, the quote in the text) and the checks ask again
+    at other thresholds; every answer depends only on the query and the titles, so the second
+    asking is a dictionary lookup, not a fuzzy search."""
 
     SCAN_BUDGET = 40
     """Fuzzy queries first score every choice of a fitting length (in C, ~1 µs a choice);
@@ -163,12 +170,19 @@ class TitleIndex:
         ``query`` is a cited title as written; with ``normalized``, an already normalised one
         (the query-side rules that need punctuation then have nothing to strip).
         """
+        key = (query, threshold, normalized)
+        answers = self._answers
+        if key in answers:
+            return answers[key]
         if normalized:
             folded = fold_acronyms(query) if self.rules.acronym else query
             forms: tuple[Form, ...] = (Form(folded, ("acronym",) if folded != query else ()),)
         else:
             forms = query_forms(query, self.rules)
-        return self.search(forms, threshold)
+        found = self.search(forms, threshold)
+        if len(answers) < self.MEMO_LIMIT:
+            answers[key] = found
+        return found
 
     def search(self, forms: Sequence[Form], threshold: float) -> TitleMatch | None:
         """The best match of any of ``forms`` (normalised query forms), or None.

@@ -75,6 +75,7 @@ class EvidenceTitles:
         self.titles = tuple(calls)
         self._calls = calls
         self._index: TitleIndex | None = None
+        self._own_indexes: dict[tuple[str, ...], TitleIndex] = {}
         self._own = own
         self._papers = papers
         self._works = {title: tuple(ws) for title, ws in works.items()}
@@ -104,10 +105,13 @@ class EvidenceTitles:
         ``TitleMatch.index`` counts within :meth:`own_titles`. A threshold of 1 gives the
         closest own title whatever its score (a near miss worth showing).
         """
-        own = self.own_titles(keys)
+        own = tuple(self.own_titles(keys))
         if not own:
             return None
-        return TitleIndex(own, self.rules).best(cited, threshold)
+        index = self._own_indexes.get(own)
+        if index is None:  # one small index per work, asked at two thresholds by the checks
+            index = self._own_indexes[own] = TitleIndex(own, self.rules)
+        return index.best(cited, threshold)
 
     def relation(self, cited: str, keys: Sequence[Identifier], threshold: float) -> TitleRelation:
         """Is ``cited``, written beside an id with ``keys``, that id's title? See
