@@ -121,6 +121,8 @@ _SPECIAL = (
     r")"
 )
 _SPECIAL_HERE = re.compile(_SPECIAL)
+_OPENS_BLOCK = frozenset("`~#=*_\\>|+•‣▪◦[【(-")
+"""First characters of most lines the line loop must read: a cheap test before the regex."""
 _SPECIAL_NEXT = re.compile(r"\n" + _SPECIAL)
 """A line the line loop must read: one that may open something other than a paragraph.
 
@@ -245,7 +247,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         current = None
 
     while pos <= n:
-        if fence is None and pos < last_line:
+        if fence is None and pos < last_line and text[pos] not in _OPENS_BLOCK:
             if pos > special_at:  # where the next line the loop must read starts
                 if _SPECIAL_HERE.match(text, pos) is not None:
                     special_at = pos
@@ -256,7 +258,10 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 bar = text.find("|", pos, last_line)
                 pipe_at = last_line if bar == -1 else (text.rfind("\n", pos, bar) + 1 or pos)
             run_end = min(special_at, pipe_at)
-            if run_end > pos:  # plain and blank lines, in bulk (see _SPECIAL)
+            second = text.find("\n", pos, run_end) + 1  # 0: not one whole line
+            if second and text.find("\n", second, run_end) != -1:
+                # Two lines or more, plain or blank, read in bulk (see _SPECIAL); one line
+                # costs the line loop less than setting up the bulk read.
                 first_index = len(line_starts)
                 lengths = map(len, text[pos : run_end - 1].split("\n"))
                 line_starts.extend(accumulate(map((1).__add__, lengths), initial=pos))
