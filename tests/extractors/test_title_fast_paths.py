@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from groundcheck.extractors.builtin import default_registry
 from groundcheck.extractors.pipeline import find_mentions
-from groundcheck.extractors.title import TitleExtractor, adjacent_title
+from groundcheck.extractors.title import TitleExtractor, adjacent_title, normalize_title
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -88,3 +88,15 @@ def test_same_title_beside_a_generated_identifier(before: list[str], after: list
     text = f"{head}2101.03961{tail}"
     start = len(head)
     assert adjacent_title(text, start, start + 10) == OLD.adjacent_title(text, start, start + 10)
+
+
+_TITLE_CHARS = st.sampled_from(
+    [*"abcXYZ019 _-:.,;'\"()[]{}\\&#\t\n\r\x0c\xa0", "é", "ﬁ", "Σ", "ß", "İ", "&amp;", "\\emph{"]
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(), st.lists(_TITLE_CHARS, max_size=40).map("".join)))
+def test_same_normalised_title(title: str) -> None:
+    """The ASCII fast path and the one-regex word split give the old normal form."""
+    assert normalize_title(title) == OLD.normalize_title(title)

@@ -39,7 +39,9 @@ SCHEME = TITLE_SCHEME
 TITLE = Scheme(TITLE_SCHEME, "title", "")
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
-_NOT_WORD = re.compile(r"[^\w]+")
+_TOKEN = re.compile(r"[^\W_]+")
+"""A word of a normalised title: letters and digits (``_`` and everything else separate)."""
+_NOT_PLAIN = frozenset("&\\{}")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 
 
@@ -52,11 +54,13 @@ def normalize_title(title: str) -> str:
     >>> normalize_title(r"{BERT}: Pre-training of \emph{Deep} Bidirectional Transformers")
     'bert pre training of deep bidirectional transformers'
     """
+    if title.isascii() and _NOT_PLAIN.isdisjoint(title):
+        # Nothing to unescape, compose or strip, and casefold is lower: the same, sooner.
+        return " ".join(_TOKEN.findall(title.lower()))
     text = html.unescape(title)
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
-    text = text.casefold()
-    return " ".join(_NOT_WORD.sub(" ", text).replace("_", " ").split())
+    return " ".join(_TOKEN.findall(text.casefold()))
 
 
 def main_title(title: str) -> str | None:
