@@ -1,6 +1,6 @@
 """The document model's fast paths give exactly what the line-by-line model gave.
 
-``oracle/`` holds the scanner and reference finder as they were before the fast paths
+``oracle/`` holds the scanner, reference finder and segmenter as they were before the fast paths
 (commit dd6d9f4, issue 17): :func:`scan` reads runs of plain and blank lines in bulk, and
 :func:`find_entries` skips paragraphs that cannot be entries without cutting them into
 parts. Both must give the same blocks, code spans, line starts and entries, byte for byte,
@@ -40,6 +40,7 @@ def _load(name: str) -> ModuleType:
 
 
 OLD_BLOCKS = _load("blocks_v1")
+_load("segment_v1")  # the oracle's reference finder cuts entries with the old segment()
 OLD_REFERENCES = _load("references_v1")
 
 

