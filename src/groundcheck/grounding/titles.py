@@ -15,6 +15,7 @@ the report cites a title at all. Every question goes through the same rules
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from attrs import frozen
@@ -153,6 +154,7 @@ class EvidenceTitles:
         return self._papers.get(title, set())
 
 
+@lru_cache(maxsize=4096)
 def similarity(cited: str, title: str, rules: RuleSet | None = None) -> float:
     """Score (0-100) of a cited title against one returned title, under every rule.
 
@@ -161,6 +163,9 @@ def similarity(cited: str, title: str, rules: RuleSet | None = None) -> float:
 
     >>> similarity("Generative Adversarial Nets", "Generative Adversarial Networks")
     100.0
+
+    Remembered (the checks ask it for every title of a work cited as another's, and a report
+    repeats its titles): the score depends only on the two titles and the rules.
     """
     found = TitleIndex([title], rules).search(query_forms(cited, rules), 1.0)
     return 0.0 if found is None else found.score
