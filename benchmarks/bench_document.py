@@ -1,8 +1,9 @@
 """Document-model benchmark: whole audits of realistic reports, and bad input at growing sizes.
 
-Run: ``python benchmarks/bench_document.py [--repeat 3]``. Times are CPU seconds of this
-process (``time.process_time``), the best of ``--repeat`` runs, so other work on the machine
-does not inflate them. Two parts:
+Run: ``python benchmarks/bench_document.py [--repeat 3]``; ``--growth 0.5,1,2`` audits only
+the literature review at those sizes (MB) and prints the time per MB, flat when linear. Times
+are CPU seconds of this process (``time.process_time``), the best of ``--repeat`` runs, so
+other work on the machine does not inflate them. Two parts:
 
 1. **Realistic reports**, audited end to end against their tool outputs: a 100 KB literature
    review (the scenario styles of ``tests/scenarios`` repeated with fresh identifiers: APA
@@ -144,11 +145,34 @@ def _document_seconds(text: str, repeat: int) -> float | None:
     return best_cpu(repeat, run)[0]
 
 
+def growth(sizes: list[float], repeat: int) -> None:
+    """The literature review audited at each size: CPU time, and time per MB (flat if linear)."""
+    import groundcheck
+
+    print(f"{'literature review (CPU, best of ' + str(repeat) + ')':<44}{'time':>10}{'per MB':>10}")
+    first = None
+    for mb in sizes:
+        text, calls = literature_review(int(mb * 1_000_000))
+        seconds, _ = best_cpu(repeat, lambda t=text, c=calls: groundcheck.audit(t, c))
+        per_mb = seconds / mb
+        first = first or per_mb
+        print(f"{f'{mb:g} MB':<44}{seconds:>9.2f}s{per_mb:>9.2f}s  ({per_mb / first:.2f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-10mb", action="store_true")
+    parser.add_argument(
+        "--growth",
+        metavar="MB,MB,...",
+        help="only audit the literature review at these sizes (e.g. 0.5,1,2) and print how "
+        "its time grows: linear cost keeps the time per MB flat",
+    )
     args = parser.parse_args()
+    if args.growth:
+        growth([float(mb) for mb in args.growth.split(",")], args.repeat)
+        return
 
     import groundcheck
 

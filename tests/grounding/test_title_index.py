@@ -216,12 +216,28 @@ def test_a_long_query_scores_nothing_against_short_titles() -> None:
     assert index.best("word " * 2000, 90) is None
     assert index.best("paper number 4321 about topic 53 and method 5", 90) is not None
     assert index._scanned == 0  # an exact hit, and a query too long: nothing scored
-    fuzzy = "paper numbr 4321 about topic 53 and method 5"
-    for _ in range(TitleIndex.SCAN_BUDGET):
-        assert index.best(fuzzy, 90) is not None
+    def fuzzy(i: int) -> str:
+        return f"paper numbr {i} about topic {i % 97} and method {i % 13}"
+
+    for i in range(TitleIndex.SCAN_BUDGET):
+        found = index.best(fuzzy(4000 + i), 90)
+        assert found is not None and found.index == 4000 + i
     assert index._grams is None  # scanning still cost less than building the postings
-    found = index.best(fuzzy, 90)
+    found = index.best(fuzzy(4321), 90)
     assert index._grams is not None and found is not None and found.index == 4321
+
+
+def test_a_repeated_query_is_answered_from_memory() -> None:
+    """Asking again (the checks do, for every title a report repeats) scores nothing and
+    gives the same answer; another threshold is another question."""
+    titles = [f"paper number {i} about topic {i % 97} and method {i % 13}" for i in range(500)]
+    index = TitleIndex(titles)
+    fuzzy = "paper numbr 321 about topic 30 and method 9"
+    first = index.best(fuzzy, 90)
+    scanned = index._scanned
+    assert scanned > 0 and first is not None and first.index == 321
+    assert index.best(fuzzy, 90) is first and index._scanned == scanned
+    assert index.best(fuzzy, 99) is None and index._scanned > scanned
 
 
 def test_huge_and_many_titles_are_correct() -> None:

@@ -14,8 +14,10 @@ backticks cannot hide, and BibTeX in a fenced block is still a bibliography).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from itertools import accumulate
+from operator import attrgetter
 
 from attrs import frozen
 
@@ -110,6 +112,32 @@ _LABEL_WORDS = frozenset(
 any other short line of plain text is more often prose than a heading."""
 
 
+_SPECIAL = (
+    r"[ \t]*(?:"
+    r"[`~#=*_\\>|+•‣▪◦\[【(-]"  # a fence, heading, rule, quote, LaTeX, table or list item
+    r"|[^\S \t\r\n]|\r(?!\n)"  # another space character first: left to the line loop
+    r"|\d{1,5}[.)](?:[ \t]|\r?\n)"  # a numbered item ("1. Lewis")
+    rf"|(?i:{'|'.join(sorted(_LABEL_WORDS, key=lambda w: (-len(w), w)))})[ \t:]*\r?\n"
+    r")"
+)
+_SPECIAL_HERE = re.compile(_SPECIAL)
+_OPENS_BLOCK = frozenset("`~#=*_\\>|+•‣▪◦[【(-")
+"""First characters of most lines the line loop must read: a cheap test before the regex."""
+_SPECIAL_NEXT = re.compile(r"\n" + _SPECIAL)
+"""A line the line loop must read: one that may open something other than a paragraph.
+
+Every other line (blank, or plain: its first character opens no fence, heading, rule, quote,
+LaTeX command, table or list item, and it is no label line) only starts or continues a
+paragraph, or continues the item or quote above it; if it holds no ``|`` either, the scanner
+reads a run of such lines in bulk (one block per paragraph, the paragraphs cut at blank lines
+by one regex). The test is stricter than the branches it stands for (``Sources : :`` is no
+label line; a number indented past twelve spaces is no item): a line in doubt is read by the
+line loop, which gives the same blocks."""
+_POSITION = attrgetter("start", "body")
+_BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
+_LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
+
+
 def _item_label(m: re.Match[str]) -> tuple[str | None, str]:
     for group in ("num", "bracket", "lenticular", "paren"):
         value = m.group(group)
@@ -202,6 +230,8 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     table_header: list[str] | None = None
     table_rows = 0
     in_table = False
+    last_line = text.rfind("\n") + 1  # the last line has no newline: the line loop reads it
+    special_at = pipe_at = -1
 
     def close() -> None:
         nonlocal current
@@ -217,6 +247,64 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         current = None
 
     while pos <= n:
+        if fence is None and pos < last_line and text[pos] not in _OPENS_BLOCK:
+            if pos > special_at:  # where the next line the loop must read starts
+                if _SPECIAL_HERE.match(text, pos) is not None:
+                    special_at = pos
+                else:
+                    special = _SPECIAL_NEXT.search(text, pos, last_line)
+                    special_at = last_line if special is None else special.start() + 1
+            if pos > pipe_at:  # where the next line holding a "|" starts
+                bar = text.find("|", pos, last_line)
+                pipe_at = last_line if bar == -1 else (text.rfind("\n", pos, bar) + 1 or pos)
+            run_end = min(special_at, pipe_at)
+            second = text.find("\n", pos, run_end) + 1  # 0: not one whole line
+            if second and text.find("\n", second, run_end) != -1:
+                # Two lines or more, plain or blank, read in bulk (see _SPECIAL); one line
+                # costs the line loop less than setting up the bulk read.
+                first_index = len(line_starts)
+                lengths = map(len, text[pos : run_end - 1].split("\n"))
+                line_starts.extend(accumulate(map((1).__add__, lengths), initial=pos))
+                line_starts.pop()  # run_end: the next line's start, appended when it is read
+                lead = _LEADING_BLANKS.match(text, pos, run_end)
+                at = pos if lead is None else lead.end()
+                if at > pos:
+                    close()
+                    in_table = False
+                    table_header = None
+                for gap in _BLANKS.finditer(text, at, run_end):  # whole paragraphs
+                    newline = gap.start()
+                    last = newline - 1 if text[newline - 1] == "\r" else newline
+                    if current is not None:  # continues the paragraph, item or quote above
+                        current.end = last
+                        current.lines += text.count("\n", at, newline) + 1
+                        close()
+                    else:
+                        body = at
+                        while text[body] in " \t":
+                            body += 1
+                        line = bisect_left(line_starts, at, first_index) + 1
+                        blocks.append(Block(PARAGRAPH, at, body, last, line))
+                    at = gap.end()
+                    in_table = False
+                    table_header = None
+                if at < run_end:  # the last paragraph: the next line may continue it
+                    newline = run_end - 1
+                    last = newline - 1 if text[newline - 1] == "\r" else newline
+                    lines = text.count("\n", at, newline) + 1
+                    if current is not None:
+                        current.end = last
+                        current.lines += lines
+                    else:
+                        body = at
+                        while text[body] in " \t":
+                            body += 1
+                        line = bisect_left(line_starts, at, first_index) + 1
+                        current = _Builder(PARAGRAPH, at, body, last, line)
+                        current.lines = lines
+                line_no += text.count("\n", pos, run_end)
+                pos = run_end
+                continue
         nl = text.find("\n", pos)
         end = n if nl == -1 else nl
         line_no += 1
@@ -390,7 +478,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         code.append((fence[2], n))
         blocks.append(Block(CODE, fence[2], fence[2], n, fence[3]))
     close()
-    blocks.sort(key=lambda b: (b.start, b.body))
+    blocks.sort(key=_POSITION)
     spans = _code_spans(text, blocks)
     if spans:
         code = sorted(code + spans)

@@ -90,6 +90,9 @@ def is_reference_heading(text: str, block: Block) -> bool:
 
 _LABELLED = re.compile(r"[ \t]*(?:\[(\d{1,5})\]|【(\d{1,5})】)[ \t]*")
 _PREFILTER = re.compile(r"(?<![\d./:-])(?:1[6-9]|20)\d{2}(?!\d|\.\d)")
+_YEAR_CORE = re.compile(r"(?:1[6-9]|20)\d{2}")
+"""Where :data:`_PREFILTER` can match, found once per text: every match of it starts at one
+of these (a year it accepts follows no digit, so no earlier year here can overlap it)."""
 _ID_OR_URL = re.compile(r"https?://|\bdoi\s*:|\barxiv\s*:|\b10\.\d{4,9}/|\b\d{4}\.\d{4,5}\b", re.I)
 _TITLE_HEADER = re.compile(r"(?i)title|paper|name|work|article|publication|source|reference")
 _AUTHOR_HEADER = re.compile(r"(?i)author")
@@ -149,6 +152,14 @@ def find_entries(
     open_item: Block | None = None
     open_end = 0
     rows: dict[int, list[Block]] = {}
+    years = [m.start() for m in _YEAR_CORE.finditer(text)]
+
+    def strong(start: int, end: int) -> bool:
+        """:func:`_strong`, skipped where no year can start within its first 300 characters."""
+        k = bisect_left(years, start)
+        if k == len(years) or years[k] > min(end, start + 300) - 4:
+            return False
+        return _strong(text, start, end, ids)
 
     def flush_item() -> None:
         nonlocal open_item
@@ -200,13 +211,13 @@ def find_entries(
                 continue
             flush_item()
             syntax = block.marker[:1] in ("[", "【") or block.marker.startswith("\\bibitem")
-            if in_section or syntax or _strong(text, block.body, block.end, ids):
+            if in_section or syntax or strong(block.body, block.end):
                 open_item, open_end = block, block.end
                 item_indent = block.level
             continue
         flush_item()
         if block.kind == PARAGRAPH:
-            if in_section or _strong(text, block.body, min(block.end, block.body + 400), ids):
+            if in_section or strong(block.body, min(block.end, block.body + 400)):
                 firm = in_section and not _soft_section(section)
                 for start, end, line in _line_entries(text, block, ids, firm):
                     span = (start, start, end)

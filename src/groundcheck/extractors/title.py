@@ -39,7 +39,9 @@ SCHEME = TITLE_SCHEME
 TITLE = Scheme(TITLE_SCHEME, "title", "")
 
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
-_NOT_WORD = re.compile(r"[^\w]+")
+_TOKEN = re.compile(r"[^\W_]+")
+"""A word of a normalised title: letters and digits (``_`` and everything else separate)."""
+_NOT_PLAIN = frozenset("&\\{}")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 
 
@@ -52,11 +54,13 @@ def normalize_title(title: str) -> str:
     >>> normalize_title(r"{BERT}: Pre-training of \emph{Deep} Bidirectional Transformers")
     'bert pre training of deep bidirectional transformers'
     """
+    if title.isascii() and _NOT_PLAIN.isdisjoint(title):
+        # Nothing to unescape, compose or strip, and casefold is lower: the same, sooner.
+        return " ".join(_TOKEN.findall(title.lower()))
     text = html.unescape(title)
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
-    text = text.casefold()
-    return " ".join(_NOT_WORD.sub(" ", text).replace("_", " ").split())
+    return " ".join(_TOKEN.findall(text.casefold()))
 
 
 def main_title(title: str) -> str | None:
@@ -420,8 +424,20 @@ _PREFIX_STOP = frozenset(" \t([{<\"'“”‘’,;|`")
 _PREFIX_STOPS = tuple(sorted(_PREFIX_STOP))
 """Where a prefix glued to an id ends: quotes and commas too, so that in packed JSON
 ('..."title":"X","url":"https://arxiv.org/abs/ID"') the glued run is the URL alone."""
+_MARKUP_CHARS = ('"', "“", "”", "[", "]", "{", "}", "=", "*", "_", "`", "|")
+_GLUED = re.compile("[^" + re.escape("".join(_PREFIX_STOPS)) + "]*")
+_NOT_MARKUP = re.compile("[^" + re.escape("".join(_MARKUP_CHARS)) + "]*")
+_MARKUP_CHAR = re.compile("[" + re.escape("".join(_MARKUP_CHARS)) + "]")
+
+
+def _trailing(run: re.Pattern[str], text: str, start: int, end: int) -> int:
+    """How many characters before ``end`` (back to ``start`` at most) ``run`` matches: one
+    regex over the reversed window, not one ``rfind`` per character that ends the run."""
+    m = run.match(text[start:end][::-1])
+    return 0 if m is None else m.end()
+
+
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
-_MARKUP = ('"', "“", "”", "[", "]", "{", "}", "=", "*", "_", "`", "|")
 _LEADING_NOISE = re.compile(
     r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+"
 )
@@ -461,16 +477,13 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
     # character of the line before it (one C search per stop character, not a Python step
     # per character: a 1 MB line of glued ids made that 300 steps an id).
-    stop = max(text.rfind(ch, line_start, id_start) for ch in _PREFIX_STOPS)
-    prefix_start = stop + 1 if stop != -1 else line_start
+    prefix_start = id_start - _trailing(_GLUED, text, line_start, id_start)
     seg_start = max(line_start, prefix_start - 300)
     before = text[seg_start:prefix_start]
     cut = max(before.rfind(". "), before.rfind("; "), _citation_paren_end(before))
     b_start = seg_start + (cut + 2 if cut != -1 else 0)
-    for mark in _MARKUP:  # stop at quotes, brackets, emphasis: other candidates' territory
-        at = text.rfind(mark, b_start, prefix_start)
-        if at != -1:
-            b_start = at + 1
+    # Stop at quotes, brackets, emphasis: other candidates' territory.
+    b_start = prefix_start - _trailing(_NOT_MARKUP, text, b_start, prefix_start)
     b_end = prefix_start
     opened = text.rfind("(", b_start, b_end)
     if opened != -1 and ")" not in text[opened:b_end]:
@@ -494,10 +507,9 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     lead = _LEADING_WORDS.match(text, a_start, a_end)
     if lead is not None:
         a_start = lead.end()
-    for mark in _MARKUP:
-        at = text.find(mark, a_start, a_end)
-        if at != -1:
-            a_end = at
+    mark = _MARKUP_CHAR.search(text, a_start, a_end)
+    if mark is not None:
+        a_end = mark.start()
     if title_words(text[a_start:a_end]) >= 2:
         return a_start, a_end
     return None

@@ -35,6 +35,7 @@ title), far faster:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import repeat
 from operator import itemgetter
@@ -127,6 +128,14 @@ class TitleIndex:
         self._grams: dict[str, frozenset[int]] | None = None  # built when scans cost more
         self._scanned = 0
         self._all = list(range(len(choices)))
+        self._answers: dict[tuple[str, float, bool], TitleMatch | None] = {}
+        self._prefixes: dict[int, dict[int, str | None]] = {}
+
+    MEMO_LIMIT = 100_000
+    """At most this many answers of :meth:`best` are kept. A report cites the same title many
+    times (its heading, its reference entry, the quote in the text) and the checks ask again
+    at other thresholds; every answer depends only on the query and the titles, so the second
+    asking is a dictionary lookup, not a fuzzy search."""
 
     SCAN_BUDGET = 40
     """Fuzzy queries first score every choice of a fitting length (in C, ~1 µs a choice);
@@ -147,10 +156,13 @@ class TitleIndex:
         """Which choices hold each 5-gram: built once, and only when fuzzy queries have cost
         more than building it (see :attr:`SCAN_BUDGET`)."""
         if self._grams is None:
-            postings: dict[str, list[int]] = {}
+            postings: defaultdict[str, list[int]] = defaultdict(list)
             for j, choice in enumerate(self.choices):
-                for gram in {choice[k : k + _GRAM] for k in range(len(choice) - _GRAM + 1)}:
-                    postings.setdefault(gram, []).append(j)
+                # The slices are cut in C (map over prebuilt slice objects), once per gram.
+                count = len(choice) - _GRAM + 1
+                slices = _SLICES[:count] if count <= len(_SLICES) else _slices(count)
+                for gram in set(map(choice.__getitem__, slices)):
+                    postings[gram].append(j)
             self._grams = {gram: frozenset(ids) for gram, ids in postings.items()}
         return self._grams
 
@@ -163,12 +175,19 @@ class TitleIndex:
         ``query`` is a cited title as written; with ``normalized``, an already normalised one
         (the query-side rules that need punctuation then have nothing to strip).
         """
+        key = (query, threshold, normalized)
+        answers = self._answers
+        if key in answers:
+            return answers[key]
         if normalized:
             folded = fold_acronyms(query) if self.rules.acronym else query
             forms: tuple[Form, ...] = (Form(folded, ("acronym",) if folded != query else ()),)
         else:
             forms = query_forms(query, self.rules)
-        return self.search(forms, threshold)
+        found = self.search(forms, threshold)
+        if len(answers) < self.MEMO_LIMIT:
+            answers[key] = found
+        return found
 
     def search(self, forms: Sequence[Form], threshold: float) -> TitleMatch | None:
         """The best match of any of ``forms`` (normalised query forms), or None.
@@ -222,15 +241,19 @@ class TitleIndex:
         if self.rules.prefix and words >= 2:
             # A prefix of a choice with as many words as q needs three more words in the
             # choice (see prefix_of), and is no longer than the choice.
-            ok, spaces = self.prefixable, self._spaces
-            pairs = [
-                (c, p)
-                for c in candidates
-                if ok[c]
-                and spaces[c] >= words + 2
-                and lengths[c] >= shortest
-                and (p := prefix_of(q, self.choices[c])) is not None
-            ]
+            ok, spaces, choices = self.prefixable, self._spaces, self.choices
+            # prefix_of reads only how many words q has: each choice's prefix of that many
+            # words is worked out once, whatever the query.
+            memo = self._prefixes.setdefault(words, {})
+            pairs: list[tuple[int, str]] = []
+            for c in candidates:
+                if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest:
+                    if c in memo:
+                        p = memo[c]
+                    else:
+                        p = memo[c] = prefix_of(q, choices[c])
+                    if p is not None:
+                        pairs.append((c, p))
             if pairs:
                 found = self._top(q, [p for _, p in pairs], cutoff)
                 if found is not None:
@@ -323,6 +346,10 @@ class TitleIndex:
             seen |= posting
         twice |= seen.intersection(rarest[-1])
         return list(twice)
+
+
+def _slices(count: int) -> list[slice]:
+    return [slice(k, k + _GRAM) for k in range(count)]
 
 
 def _length_window(n: int, cutoff: float) -> tuple[float, float]:

@@ -15,6 +15,7 @@ the report cites a title at all. Every question goes through the same rules
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from attrs import frozen
@@ -76,6 +77,7 @@ class EvidenceTitles:
         self.titles = tuple(calls)
         self._calls = calls
         self._index: TitleIndex | None = None
+        self._own_indexes: dict[tuple[str, ...], TitleIndex] = {}
         self._own = own
         self._papers = papers
         self._works = {title: tuple(ws) for title, ws in works.items()}
@@ -105,10 +107,13 @@ class EvidenceTitles:
         ``TitleMatch.index`` counts within :meth:`own_titles`. A threshold of 1 gives the
         closest own title whatever its score (a near miss worth showing).
         """
-        own = self.own_titles(keys)
+        own = tuple(self.own_titles(keys))
         if not own:
             return None
-        return _best(TitleIndex(own, self.rules), cited, threshold, self.rules)
+        index = self._own_indexes.get(own)
+        if index is None:  # one small index per work, asked at two thresholds by the checks
+            index = self._own_indexes[own] = TitleIndex(own, self.rules)
+        return _best(index, cited, threshold, self.rules)
 
     def relation(self, cited: str, keys: Sequence[Identifier], threshold: float) -> TitleRelation:
         """Is ``cited``, written beside an id with ``keys``, that id's title? See
@@ -173,6 +178,7 @@ def _best(index: TitleIndex, cited: str, threshold: float, rules: RuleSet) -> Ti
     return TitleMatch(near.index, near.title, again.score, (*again.rules, "acronym"))
 
 
+@lru_cache(maxsize=4096)
 def similarity(cited: str, title: str, rules: RuleSet | None = None) -> float:
     """Score (0-100) of a cited title against one returned title, under every rule.
 
@@ -181,6 +187,9 @@ def similarity(cited: str, title: str, rules: RuleSet | None = None) -> float:
 
     >>> similarity("Generative Adversarial Nets", "Generative Adversarial Networks")
     100.0
+
+    Remembered (the checks ask it for every title of a work cited as another's, and a report
+    repeats its titles): the score depends only on the two titles and the rules.
     """
     found = TitleIndex([title], rules).search(query_forms(cited, rules), 1.0)
     return 0.0 if found is None else found.score

@@ -1,0 +1,519 @@
+"""The blocks of a report, found in one pass over its lines.
+
+Headings (ATX ``#``, setext underlines, LaTeX ``\\section``, and label lines such as
+``**Sources:**`` or a bare ``References``), paragraphs, list items (``-``, ``1.``, ``[1]``,
+``【1】``, ``[^1]:`` footnote definitions, ``[1]: url`` link definitions, ``\\bibitem``),
+table cells, block quotes and code (fenced blocks and inline code spans). This is the part of
+CommonMark the checks need and no more: a linear scanner over lines, every pattern anchored at
+a line start, so a 10 MB report or a 1 MB paragraph costs one pass.
+
+Code is kept apart: nothing in it is a marker or a title (identifiers still count, so an id in
+backticks cannot hide, and BibTeX in a fenced block is still a bibliography).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+
+from attrs import frozen
+
+__all__ = [
+    "CELL",
+    "CODE",
+    "HEADING",
+    "ITEM",
+    "LABEL_LEVEL",
+    "PARAGRAPH",
+    "QUOTE",
+    "Block",
+    "scan",
+]
+
+HEADING = "heading"
+PARAGRAPH = "paragraph"
+ITEM = "item"
+CELL = "cell"
+QUOTE = "quote"
+CODE = "code"
+
+LABEL_LEVEL = 7
+"""Level of a label line (``**References**``, ``Sources:``): below every real heading."""
+
+
+@frozen
+class Block:
+    """One block: its kind, its span, and where its content starts.
+
+    ``start`` is the first character of the block (marker included), ``body`` the first
+    character of its content, ``end`` one past its last content character. ``label`` is what
+    an in-text marker would call a list item (``3`` for ``3.``, ``[3]`` or ``【3】``, ``^a``
+    for ``[^a]:``, the key of ``\\bibitem{key}``).
+    """
+
+    kind: str
+    start: int
+    body: int
+    end: int
+    line: int
+    level: int = 0
+    label: str | None = None
+    marker: str = ""
+    row: int = -1
+    """For table cells: the index of their row among all table rows of the report (a header
+    row's cells have ``level`` 1)."""
+    header: str = ""
+    """For table cells: the text of their column's header cell."""
+
+
+_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_ATX = re.compile(r"[ ]{0,3}(#{1,6})(?:[ \t]+|$)")
+_SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*$")
+_RULE = re.compile(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
+_LATEX_HEADING = re.compile(
+    r"[ \t]*\\(part|chapter|section|subsection|subsubsection|paragraph)\*?[ \t]*\{"
+)
+_BIBITEM = re.compile(
+    r"[ \t]*\\bibitem[ \t]*(?:\[[^\]\n]{0,200}\])?[ \t]*\{([^}\n]{1,100})\}[ \t]*"
+)
+_THEBIBLIOGRAPHY = re.compile(r"[ \t]*\\begin\{thebibliography\}")
+_ITEM = re.compile(
+    r"([ \t]{0,12})"
+    r"(?:"
+    r"(?P<bullet>[-*+•‣▪◦])"
+    r"|(?P<num>\d{1,5})[.)]"
+    r"|\[(?P<bracket>\d{1,5})\]"
+    r"|\[(?P<keyed>[A-Z][A-Za-z0-9]{0,15}(?:[-_][A-Za-z0-9]{1,15}){0,2}[-_]\d{1,4})\]"
+    r"|【(?P<lenticular>\d{1,5})】"
+    r"|\((?P<paren>\d{1,5})\)"
+    r"|\[\^(?P<foot>[^\]\s]{1,40})\]:"
+    r"|\[(?P<linkdef>[^\]\n]{1,40})\]:(?=[ \t]*\S)"
+    r")"
+    r"(?:[ \t]+|$)"
+)
+_QUOTE = re.compile(r"[ ]{0,3}>[ \t]?")
+_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
+_LABEL_TEXT = re.compile(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
+_LABEL_WORDS = frozenset(
+    {
+        "references", "reference", "sources", "source", "bibliography", "citations",
+        "works cited", "further reading", "reference list", "literature cited",
+        "sources cited", "cited works", "notes", "footnotes", "endnotes", "links",
+        "sources and references", "references and sources", "key references",
+        "selected references", "additional references", "reading list", "papers cited",
+        "cited papers", "works consulted", "sources consulted",
+    }
+)  # fmt: skip
+"""Bare lines (``References``, ``Sources:``) that head a list: only these become labels, since
+any other short line of plain text is more often prose than a heading."""
+
+
+def _item_label(m: re.Match[str]) -> tuple[str | None, str]:
+    for group in ("num", "bracket", "lenticular", "paren"):
+        value = m.group(group)
+        if value is not None:
+            return str(int(value)), group
+    if m.group("foot") is not None:
+        return "^" + m.group("foot"), "foot"
+    if m.group("keyed") is not None:
+        return m.group("keyed"), "keyed"
+    if m.group("linkdef") is not None:
+        return m.group("linkdef").strip(), "linkdef"
+    return None, "bullet"
+
+
+class _Builder:
+    """The block being read: paragraphs, items and quotes run over several lines."""
+
+    __slots__ = ("body", "end", "kind", "label", "level", "line", "lines", "marker", "start")
+
+    def __init__(
+        self,
+        kind: str,
+        start: int,
+        body: int,
+        end: int,
+        line: int,
+        *,
+        level: int = 0,
+        label: str | None = None,
+        marker: str = "",
+    ) -> None:
+        self.kind = kind
+        self.start = start
+        self.body = body
+        self.end = end
+        self.line = line
+        self.level = level
+        self.label = label
+        self.marker = marker
+        self.lines = 1
+
+    def block(self) -> Block:
+        return Block(
+            self.kind, self.start, self.body, self.end, self.line, self.level, self.label,
+            self.marker,
+        )  # fmt: skip
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in " \t\r":
+        start += 1
+    while end > start and text[end - 1] in " \t\r":
+        end -= 1
+    return start, end
+
+
+def _label_heading(text: str, b: _Builder) -> Block | None:
+    """A one-line paragraph that is a heading in all but syntax: ``**Sources**``, ``Notes:``."""
+    line = text[b.body : b.end]
+    bold = _BOLD_LINE.match(line)
+    if bold is not None:
+        body = b.body + bold.start(2)
+        end = b.body + bold.end(2)
+        return Block(HEADING, b.start, body, end, b.line, LABEL_LEVEL, marker=bold.group(1))
+    if len(line) <= 62 and _LABEL_TEXT.match(line):
+        name = line.rstrip(" \t:").strip().casefold()
+        if name in _LABEL_WORDS:
+            end = b.body + len(line.rstrip(" \t:"))
+            return Block(HEADING, b.start, b.body, end, b.line, LABEL_LEVEL)
+    return None
+
+
+def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
+    """Blocks, code spans (sorted, disjoint) and line starts of ``text``, in one pass.
+
+    >>> blocks, code, _ = scan("# RAG\\n\\n1. Lewis (2020). arXiv:2005.11401\\n\\nSee `x[1]`.")
+    >>> [(b.kind, b.label) for b in blocks]
+    [('heading', None), ('item', '1'), ('paragraph', None)]
+    >>> code
+    [(46, 52)]
+    """
+    blocks: list[Block] = []
+    code: list[tuple[int, int]] = []
+    line_starts: list[int] = []
+    n = len(text)
+    pos = 0
+    line_no = 0
+    current: _Builder | None = None
+    fence: tuple[str, int, int, int] | None = None  # char, length, start, line
+    table_header: list[str] | None = None
+    table_rows = 0
+    in_table = False
+
+    def close() -> None:
+        nonlocal current
+        if current is None:
+            return
+        if current.kind == PARAGRAPH and current.lines == 1:
+            label = _label_heading(text, current)
+            if label is not None:
+                blocks.append(label)
+                current = None
+                return
+        blocks.append(current.block())
+        current = None
+
+    while pos <= n:
+        nl = text.find("\n", pos)
+        end = n if nl == -1 else nl
+        line_no += 1
+        line_starts.append(pos)
+        content_end = end - 1 if end > pos and text[end - 1] == "\r" else end
+        first = pos
+        while first < content_end and text[first] in " \t":
+            first += 1
+        blank = first == content_end
+
+        if fence is not None:
+            char, length, fstart, _ = fence
+            m = _FENCE.match(text, pos, content_end)
+            if (
+                m is not None
+                and m.group(1)[0] == char
+                and len(m.group(1)) >= length
+                and not text[m.end() : content_end].strip()
+            ):
+                code.append((fstart, content_end))
+                blocks.append(Block(CODE, fstart, fstart, content_end, fence[3]))
+                fence = None
+        elif blank:
+            close()
+            in_table = False
+            table_header = None
+        else:
+            ch = text[first]
+            handled = True
+            if ch in "`~" and (m := _FENCE.match(text, pos, content_end)) is not None:
+                close()
+                fence = (m.group(1)[0], len(m.group(1)), pos, line_no)
+            elif ch == "#" and (m := _ATX.match(text, pos, content_end)) is not None:
+                close()
+                body, hend = _trim(text, m.end(), content_end)
+                stripped = text[body:hend].rstrip("#")
+                if stripped != text[body:hend] and (not stripped or stripped[-1] in " \t"):
+                    hend = body + len(stripped.rstrip(" \t"))
+                wrapped = _wrapped_heading(text, nl)
+                if wrapped is not None and hend > body:
+                    hend = wrapped  # "### A long title\n  wrapped onto the next line"
+                    line_starts.append(nl + 1)
+                    line_no += 1
+                    nl = text.find("\n", nl + 1)
+                    content_end = len(text) if nl == -1 else nl
+                blocks.append(Block(HEADING, pos, body, hend, line_no, len(m.group(1))))
+            elif (
+                ch in "=-"
+                and current is not None
+                and current.kind == PARAGRAPH
+                and current.lines == 1
+                and _SETEXT.match(text, pos, content_end) is not None
+            ):
+                level = 1 if ch == "=" else 2
+                b = current
+                current = None
+                blocks.append(Block(HEADING, b.start, b.body, b.end, b.line, level))
+            elif ch in "*_-" and _RULE.match(text, pos, content_end) is not None:
+                close()
+            elif (
+                (current is None or current.kind == PARAGRAPH)
+                and content_end - first <= 62
+                and _LABEL_TEXT.match(text, first, content_end) is not None
+                and text[first:content_end].rstrip(" \t:").casefold() in _LABEL_WORDS
+            ):
+                close()  # "REFERENCES" on its own line heads the lines under it
+                hend = first + len(text[first:content_end].rstrip(" \t:"))
+                blocks.append(Block(HEADING, pos, first, hend, line_no, LABEL_LEVEL))
+            elif ch in "*_" and (m := _BOLD_LINE.match(text, first, content_end)) is not None:
+                close()  # a line that is all bold heads what follows, even without a blank line
+                blocks.append(
+                    Block(HEADING, pos, m.start(2), m.end(2), line_no, LABEL_LEVEL, marker=m[1])
+                )
+            elif ch == "\\" and (m := _LATEX_HEADING.match(text, pos, content_end)) is not None:
+                close()
+                level = {"part": 1, "chapter": 1, "section": 2, "subsection": 3}.get(m.group(1), 4)
+                close_brace = text.find("}", m.end(), content_end)
+                hend = content_end if close_brace == -1 else close_brace
+                blocks.append(Block(HEADING, pos, m.end(), hend, line_no, level, marker="\\"))
+            elif ch == "\\" and _THEBIBLIOGRAPHY.match(text, pos, content_end) is not None:
+                close()
+                blocks.append(
+                    Block(HEADING, pos, first, content_end, line_no, LABEL_LEVEL, marker="\\bib")
+                )
+            elif ch == "\\" and (m := _BIBITEM.match(text, pos, content_end)) is not None:
+                close()
+                current = _Builder(
+                    ITEM, pos, m.end(), content_end, line_no, label=m.group(1), marker="\\bibitem"
+                )
+            elif ch == ">" and (m := _QUOTE.match(text, pos, content_end)) is not None:
+                if current is not None and current.kind == QUOTE:
+                    current.end = content_end
+                    current.lines += 1
+                else:
+                    close()
+                    current = _Builder(QUOTE, pos, m.end(), content_end, line_no)
+            elif ch == "|" or (in_table and text.find("|", first, content_end) != -1):
+                close()
+                if _DELIMITER.match(text, pos, content_end) is None:
+                    row_end = content_end
+                    row_wrap = _wrapped_row(text, first, content_end, nl) if ch == "|" else None
+                    if row_wrap is not None:
+                        line_starts.append(nl + 1)
+                        row_end, nl = row_wrap  # one row, hard-wrapped inside a cell
+                    cells = _cells(text, first, row_end)
+                    is_header = table_header is None
+                    if table_header is None:
+                        table_header = [text[a:b] for a, b in cells]
+                    for i, (a, z) in enumerate(cells):
+                        header = table_header[i] if i < len(table_header) else ""
+                        blocks.append(
+                            Block(
+                                CELL,
+                                a,
+                                a,
+                                z,
+                                line_no,
+                                int(is_header),
+                                row=table_rows,
+                                header=header.strip(),
+                            )
+                        )
+                    table_rows += 1
+                    if row_wrap is not None:
+                        line_no += 1
+                in_table = True
+            elif (
+                nl != -1
+                and text.find("|", first, content_end) != -1
+                and _is_delimiter(text, nl + 1)
+            ):
+                close()
+                cells = _cells(text, first, content_end)
+                table_header = [text[a:b] for a, b in cells]
+                for i, (a, z) in enumerate(cells):
+                    header = table_header[i].strip()
+                    blocks.append(Block(CELL, a, a, z, line_no, 1, row=table_rows, header=header))
+                table_rows += 1
+                in_table = True
+            else:
+                handled = False
+            if not handled:
+                m = _ITEM.match(text, pos, content_end)
+                if m is not None and (m.group("bullet") is None or m.end() < content_end):
+                    close()
+                    label, how = _item_label(m)
+                    marker = text[pos + len(m.group(1)) : m.end()].strip()
+                    indent = len(m.group(1).expandtabs(4))
+                    current = _Builder(
+                        ITEM,
+                        pos,
+                        m.end(),
+                        content_end,
+                        line_no,
+                        level=indent,
+                        label=label,
+                        marker=marker,
+                    )
+                    if how == "linkdef" and not text[m.end() : content_end].strip():
+                        current = None
+                elif current is not None and current.kind in (PARAGRAPH, ITEM, QUOTE):
+                    current.end = content_end
+                    current.lines += 1
+                else:
+                    close()
+                    current = _Builder(PARAGRAPH, pos, first, content_end, line_no)
+        if nl == -1:
+            break
+        pos = nl + 1
+    if fence is not None:  # an unclosed fence runs to the end, as in CommonMark
+        code.append((fence[2], n))
+        blocks.append(Block(CODE, fence[2], fence[2], n, fence[3]))
+    close()
+    blocks.sort(key=lambda b: (b.start, b.body))
+    spans = _code_spans(text, blocks)
+    if spans:
+        code = sorted(code + spans)
+    return blocks, code, line_starts
+
+
+_WRAPPED = re.compile(
+    r"(?:[ ]{2,3}(?![-*+•][ \t]|\d{1,3}[.)][ \t]|[#>|])|[ \t]{2,}(?=[a-z(]))[^\n]*\S"
+)
+
+
+def _wrapped_heading(text: str, nl: int) -> int | None:
+    """End of the next line when it continues a heading: indented by two or three spaces (four
+    would be code) and not a list item, or indented and starting in lower case. Agents
+    hard-wrap long paper titles in headings."""
+    if nl == -1:
+        return None
+    m = _WRAPPED.match(text, nl + 1)
+    if m is None or "\n" in text[nl + 1 : m.end()]:
+        return None
+    return m.end()
+
+
+def _wrapped_row(text: str, first: int, end: int, nl: int) -> tuple[int, int] | None:
+    """``(end, newline)`` of the next line when it finishes a table row this line began.
+
+    Exporters hard-wrap long cells (the arXiv API wraps titles at ~70 characters): a row that
+    opens with ``|`` but does not close with one, followed by a line that does not open with
+    ``|`` but closes with one, is one row. Anything else (a table without outer pipes, a row
+    followed by prose) is left as written.
+    """
+    if nl == -1 or text[first:end].rstrip(" \t").endswith("|"):
+        return None
+    start = nl + 1
+    nxt = text.find("\n", start)
+    stop = len(text) if nxt == -1 else nxt
+    line = text[start:stop].rstrip("\r")
+    body = line.strip(" \t")
+    if not body or body.startswith("|") or not body.endswith("|") or body.count("|") < 2:
+        return None
+    return start + len(line), nxt
+
+
+def _is_delimiter(text: str, pos: int) -> bool:
+    """Is the line at ``pos`` a table's delimiter row (``|---|:---:|``)?"""
+    nl = text.find("\n", pos)
+    end = len(text) if nl == -1 else nl
+    return text.find("|", pos, end) != -1 and _DELIMITER.match(text, pos, end) is not None
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of a table row's cells (trimmed), split at ``|`` outside code and escapes."""
+    cells: list[tuple[int, int]] = []
+    i = start
+    if i < end and text[i] == "|":
+        i += 1
+    cell_start = i
+    in_code = False
+    while i < end:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "`":
+            in_code = not in_code
+        elif ch == "|" and not in_code:
+            cells.append(_trim(text, cell_start, i))
+            cell_start = i + 1
+        i += 1
+    last = _trim(text, cell_start, end)
+    if last[1] > last[0]:
+        cells.append(last)
+    return cells
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _code_spans(text: str, blocks: list[Block]) -> list[tuple[int, int]]:
+    """Inline code spans of the non-code blocks: a backtick run to the next run of its length.
+
+    Linear: each run is looked at once, and the next run of the same length is found from a
+    table built backwards, so a flood of unmatched backticks costs no more than matched ones.
+    """
+    spans: list[tuple[int, int]] = []
+    if "`" not in text:
+        return spans
+    for block in blocks:
+        if block.kind == CODE:
+            continue
+        if text.find("`", block.body, block.end) == -1:
+            continue
+        runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, block.body, block.end)]
+        following: list[int] = [-1] * len(runs)
+        last: dict[int, int] = {}
+        for k in range(len(runs) - 1, -1, -1):
+            length = runs[k][1] - runs[k][0]
+            following[k] = last.get(length, -1)
+            last[length] = k
+        k = 0
+        while k < len(runs):
+            j = following[k]
+            if j == -1:
+                k += 1
+                continue
+            spans.append((runs[k][0], runs[j][1]))
+            k = j + 1
+    return spans
+
+
+class LineMap:
+    """1-based line and column of any offset, by bisection over the line starts."""
+
+    def __init__(self, line_starts: list[int]) -> None:
+        self._starts = line_starts or [0]
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        i = bisect_right(self._starts, offset) - 1
+        return i + 1, offset - self._starts[i] + 1
+
+    def line_start(self, line: int) -> int:
+        return self._starts[line - 1]
+
+
+def iter_kind(blocks: list[Block], kind: str) -> Iterator[Block]:
+    return (b for b in blocks if b.kind == kind)

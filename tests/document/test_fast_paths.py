@@ -1,0 +1,165 @@
+"""The document model's fast paths give exactly what the line-by-line model gave.
+
+``oracle/`` holds the scanner, reference finder and segmenter as they were before the fast paths
+(commit dd6d9f4, issue 17): :func:`scan` reads runs of plain and blank lines in bulk, and
+:func:`find_entries` skips paragraphs that cannot be entries without cutting them into
+parts. Both must give the same blocks, code spans, line starts and entries, byte for byte,
+on every report and trace in the repository and on generated text built from the characters
+and line shapes every branch of the scanner looks at.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundcheck.document.blocks import scan
+from groundcheck.document.references import find_entries
+from groundcheck.evidence.walk import flatten
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"oracle_{name}", HERE / "oracle" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+OLD_BLOCKS = _load("blocks_v1")
+_load("segment_v1")  # the oracle's reference finder cuts entries with the old segment()
+OLD_REFERENCES = _load("references_v1")
+
+
+def _scanned(scanner: Any, text: str) -> tuple[list[tuple[Any, ...]], list[Any], list[int]]:
+    blocks, code, starts = scanner(text)
+    return [attrs.astuple(b) for b in blocks], code, starts
+
+
+def _entries(text: str, ids: list[tuple[int, int]]) -> tuple[list[Any], list[Any]]:
+    """(new, old) entries, each scanner's blocks given to its own reference finder."""
+    new = find_entries(text, scan(text)[0], ids)
+    old = OLD_REFERENCES.find_entries(text, OLD_BLOCKS.scan(text)[0], ids)
+    return [attrs.astuple(e) for e in new], [attrs.astuple(e) for e in old]
+
+
+def _assert_same(text: str, ids: list[tuple[int, int]] | None = None) -> None:
+    assert _scanned(scan, text) == _scanned(OLD_BLOCKS.scan, text)
+    new, old = _entries(text, ids or [])
+    assert new == old
+
+
+def _texts() -> list[tuple[str, str]]:
+    """Every report and trace in tests/ and examples/, and the flattened tool outputs of the
+    JSON ones (what the scanner reads when the title extractor runs on evidence)."""
+    out: list[tuple[str, str]] = []
+    suffixes = {".md", ".txt", ".json", ".jsonl", ".tex", ".bib"}
+    for folder in (ROOT / "tests", ROOT / "examples"):
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.suffix not in suffixes or "oracle" in path.parts:
+                continue
+            if path.stat().st_size > 3_000_000:
+                continue
+            try:
+                text = path.read_text("utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+            name = str(path.relative_to(ROOT))
+            out.append((name, text))
+            for k, value in enumerate(_json_values(path, text)):
+                flat = flatten(value).text
+                if flat:
+                    out.append((f"{name} (output {k})", flat))
+    return out
+
+
+def _json_values(path: Path, text: str) -> list[Any]:
+    if path.suffix == ".json":
+        try:
+            return [json.loads(text)]
+        except ValueError:
+            return []
+    values = []
+    for line in text.splitlines():
+        try:
+            values.append(json.loads(line))
+        except ValueError:
+            continue
+    return values
+
+
+TEXTS = _texts()
+
+
+def test_the_repository_has_texts_to_compare() -> None:
+    assert len(TEXTS) > 200
+
+
+@pytest.mark.parametrize("name", [n for n, _ in TEXTS])
+def test_same_as_the_line_by_line_model_on_every_fixture(name: str) -> None:
+    text = dict(TEXTS)[name]
+    _assert_same(text)
+
+
+# Line shapes that each branch of the scanner (and the fast path's test for them) looks at.
+_LINES = st.sampled_from(
+    [
+        "", " ", "\t", "  \r", "\r", "\r\r", "\x0c", "\xa0x",
+        "Plain words of a paragraph", "  indented plain words", "a", "Lewis, P. (2020). RAG. *NeurIPS*.",
+        "References", "references:", "Sources : :", "SOURCES", "Works Cited ", "Further reading:",
+        "Notes", "  Bibliography", "Title", "authors", "**Sources:**", "__Notes__",
+        "# Heading", "### Heading #", "   ## h", "=====", "---", "- - -", "***", "___",
+        "```", "~~~python", "`code` then text", "> quoted", ">", "\\section{Intro}",
+        "\\bibitem{k} Lewis", "\\begin{thebibliography}", "| a | b |", "|---|---|", "a | b",
+        "x|y", "- item", "* item", "+ item", "• item", "1. Lewis 2020", "1.", "12) x",
+        "2020. A year first", "2022-09-01", "2209.61034", "[1] Lewis (2020)", "[^a]: note",
+        "[1]: https://x.org", "【2】 Title", "(3) Third", "             1. deep", "@article{k,",
+        "  title={A Title},", "}", "“Quoted Title Here” by someone", "arXiv:2005.11401",
+        "10.1000/xyz", "https://arxiv.org/abs/2005.11401",
+    ]
+)  # fmt: skip
+_ENDINGS = st.sampled_from(["\n", "\n", "\n", "\r\n"])
+
+
+@st.composite
+def _documents(draw: st.DrawFn) -> str:
+    lines = draw(st.lists(st.tuples(_LINES, _ENDINGS), max_size=40))
+    text = "".join(line + end for line, end in lines)
+    if draw(st.booleans()) and text:
+        text = text[: -draw(st.integers(1, min(3, len(text))))]  # no final newline
+    return text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_documents())
+def test_same_as_the_line_by_line_model_on_generated_text(text: str) -> None:
+    _assert_same(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \t\r\n|#-=*_`~>\\[]()【】1.:aRsS\xa0", max_size=200))
+def test_same_as_the_line_by_line_model_on_noise(text: str) -> None:
+    _assert_same(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_documents(), st.data())
+def test_same_entries_given_identifiers(text: str, data: st.DataObject) -> None:
+    """Entries read the identifiers' spans: any sorted spans give the same entries."""
+    n = len(text)
+    starts = sorted(data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=8, unique=True)))
+    ids = [(s, min(n, s + data.draw(st.integers(1, 12)))) for s in starts] if n else []
+    _assert_same(text, ids)
