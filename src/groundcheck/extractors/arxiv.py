@@ -12,7 +12,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
-from groundcheck.extractors.hints import lowered
+from groundcheck.extractors.hints import needle_positions, text_memo
 from groundcheck.model import Identifier, Mention, Scheme
 
 __all__ = [
@@ -117,16 +117,12 @@ class _ArxivContext:
         self._hints: list[int] | None = None
 
     def _find_hints(self) -> list[int]:
-        # Length-preserving lower-casing, so positions stay valid for non-ASCII text too; the
-        # copy is shared with the other extractors reading the same text. (No non-ASCII
+        # On the length-preserving lower-cased copy, so positions stay valid for non-ASCII
+        # text too; shared with the other extractors reading the same text. (No non-ASCII
         # character lower-cases to a letter of a hint: only U+212A, to "k".)
-        low = lowered(self._text)
         hints: list[int] = []
         for hint in _CONTEXT_HINTS:
-            at = low.find(hint)
-            while at != -1:
-                hints.append(at)
-                at = low.find(hint, at + 1)
+            hints.extend(needle_positions(self._text, hint))
         hints.sort()
         return hints
 
@@ -212,6 +208,27 @@ month 24) are dropped inside the regex engine, not one by one in Python. Measure
 bench_core prose: 45 ms with ``re`` (64 ms for ``_MODERN_TAIL``, whose 40,000 decimals then
 each cost a Python step); ``regex`` takes 128 ms on this dot-anchored pattern, so ``re`` it is."""
 
+_ID_DOT = re.compile(
+    r"\.(?<=[0-9]{4}\.)(?:"
+    r"(?<=(?:0[1-9]|1[0-2])\.)[0-9]{4,5}(?:v[0-9]+)?(?![A-Za-z0-9])"
+    r"|[0-9]{3,6}v[0-9]+(?![A-Za-z0-9])"
+    r"|(?<=(?:19[5-9][0-9]|20[0-9]{2})\.)[A-Za-z])"
+)
+"""The one full-text scan for ids written ``NNNN.``: the dots where :data:`_MAYBE_VALID`
+matches (modern arXiv) or where an ACL Anthology id of a year 1950-2099 may start
+(``2020.acl-main.447``). Both extractors read the same list (:func:`id_dots`), so the text's
+dots are visited once for the two."""
+
+
+def _id_dots(text: str) -> list[int]:
+    return [m.start() for m in _ID_DOT.finditer(text)]
+
+
+def id_dots(text: str) -> list[int]:
+    """Offsets of the dots :data:`_ID_DOT` finds in ``text``, computed once per text."""
+    return text_memo(text, "id-dots", _id_dots)
+
+
 _CANDIDATE_DOT = re.compile(r"\.(?<=[0-9]{4}\.)[0-9]")
 """A dot where ``_MODERN_TAIL`` may match (it needs 4 digits before and a digit after)."""
 
@@ -292,18 +309,18 @@ def _written_malformed(text: str, context: _ArxivContext) -> Iterator[Mention]:
         seen: set[int] = set()
         found: list[int] = []
         for hint in hints:
-            for m in _CANDIDATE_DOT.finditer(
+            for candidate in _CANDIDATE_DOT.finditer(
                 text, hint + 1, min(len(text), hint + _AFTER_HINT + 2)
             ):
-                if m.start() not in seen:
-                    seen.add(m.start())
-                    found.append(m.start())
+                if candidate.start() not in seen:
+                    seen.add(candidate.start())
+                    found.append(candidate.start())
         dots = sorted(found)
     for dot in dots:
-        m = _MODERN_TAIL.match(text, dot)
-        if m is None:
+        tail = _MODERN_TAIL.match(text, dot)
+        if tail is None:
             continue
-        mention, needs_context = _modern(text, m, context, only_context=True)
+        mention, needs_context = _modern(text, tail, context, only_context=True)
         if mention is not None and needs_context:
             yield mention
 
@@ -321,7 +338,10 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     """
     context = _ArxivContext(text)
     found: list[Mention] = []
-    for m in _MAYBE_VALID.finditer(text):
+    for dot in id_dots(text):
+        m = _MAYBE_VALID.match(text, dot)
+        if m is None:
+            continue  # an ACL id's dot
         mention, _ = _modern(text, m, None)
         if mention is not None:
             found.append(mention)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 
@@ -38,10 +38,7 @@ _CORR = re.compile(r"journals/corr/abs-([0-9]{4})-([0-9]{4,5})(?:v[0-9]+)?")
 
 def find_dblp(text: str) -> Iterator[Mention]:
     """DBLP keys after ``DBLP:`` and in ``dblp.org/rec/<key>`` URLs; CoRR keys alias arXiv."""
-    low = lowered(text)
-    if "dblp" not in low:
-        return
-    for at in hint_positions(low, ("dblp",)):
+    for at in needle_positions(text, "dblp"):
         m = _KEY.match(text, at)
         if m is None:
             continue

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import lowered, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 
@@ -137,9 +137,10 @@ def find_isbn(text: str) -> Iterator[Mention]:
     ``SBN`` numbers (nine digits) are ISBN-10s with a leading ``0``.
     """
     labelled: list[tuple[int, int]] = []
-    low = lowered(text)
-    if "sbn" in low:
-        for at in hint_positions(low, ("sbn",)):
+    sbn = needle_positions(text, "sbn")
+    if sbn:
+        low = lowered(text)
+        for at in sbn:
             start = at - 1 if at and low[at - 1] == "i" else at
             if labelled and start < labelled[-1][1]:
                 continue

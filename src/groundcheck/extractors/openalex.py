@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 
@@ -30,10 +30,7 @@ _WORK = re.compile(
 
 def find_openalex(text: str) -> Iterator[Mention]:
     """OpenAlex work ids: ``openalex.org/W2741809807``, ``openalex:W2741809807``."""
-    low = lowered(text)
-    if "openalex" not in low:
-        return
-    for at in hint_positions(low, ("openalex",)):
+    for at in needle_positions(text, "openalex"):
         m = _WORK.match(text, at)
         if m is not None:
             yield Mention(Identifier(SCHEME, m.group(1).upper()), m.start(1), m.end(1))

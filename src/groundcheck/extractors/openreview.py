@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 
@@ -35,10 +35,7 @@ a flood of parameters (or of URLs without white space) linear."""
 
 def find_openreview(text: str) -> Iterator[Mention]:
     """OpenReview forum ids in ``openreview.net/forum?id=``, ``/pdf?id=``, ``/attachment?id=``."""
-    low = lowered(text)
-    if "openreview.net/" not in low:
-        return
-    for at in hint_positions(low, ("openreview.net/",)):
+    for at in needle_positions(text, "openreview.net/"):
         page = _PAGE.match(text, at)
         if page is None:
             continue

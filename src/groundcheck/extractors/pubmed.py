@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import hints_in, lowered, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 
@@ -76,6 +76,7 @@ _PMCID_EUROPE = re.compile(r"(?i:europepmc\.org/(?:article|abstract)/pmc/)([0-9]
 
 _PMID_HINTS = ("pmid", "pubmed")
 _PMCID_HINTS = ("pmc", "pubmed")
+_EUROPE_PMC = "europepmc.org/"
 
 
 def _pmid_mention(digits: str, start: int, end: int, version: str | None) -> Mention:
@@ -116,11 +117,13 @@ def find_pmid(text: str) -> Iterator[Mention]:
     ``PMID: 123456789`` (9 digits) and ``PMID: 0`` are malformed; ``PMID: PMC128915`` is a
     PMCID under the wrong label and yields no PMID.
     """
-    low = lowered(text)
-    if "pmid" not in low and "pubmed" not in low and "europepmc" not in low:
+    hints = hints_in(text, _PMID_HINTS)
+    europe = _europe_pmc(text)
+    if not hints and not europe:
         return
+    low = lowered(text)
     resume = 0
-    for at in hint_positions(low, _PMID_HINTS):
+    for at in hints:
         if at < resume:
             continue
         m = _PMID_LABEL.match(text, at) or _PMID_URL.match(text, at)
@@ -134,11 +137,21 @@ def find_pmid(text: str) -> Iterator[Mention]:
             continue
         for item in _LIST_ITEM.finditer(text, m.start(1), m.end(1)):
             yield _pmid_mention(item.group(1), item.start(), item.end(), item.group(2))
-    if "europepmc" in low:
-        for at in hint_positions(low, ("europepmc.org/",)):
-            m = _PMID_URL.match(text, at)
-            if m is not None:
-                yield _pmid_mention(m.group(1), m.start(1), m.end(1), None)
+    for at in europe:
+        m = _PMID_URL.match(text, at)
+        if m is not None:
+            yield _pmid_mention(m.group(1), m.start(1), m.end(1), None)
+
+
+def _europe_pmc(text: str) -> list[int]:
+    """Where ``europepmc.org/`` starts, from the ``pmc`` positions PMCIDs need anyway (one
+    scan fewer of the whole text)."""
+    low = lowered(text)
+    return [
+        at - 6
+        for at in needle_positions(text, "pmc")
+        if at >= 6 and low.startswith(_EUROPE_PMC, at - 6)
+    ]
 
 
 def find_pmcid(text: str) -> Iterator[Mention]:
@@ -146,11 +159,12 @@ def find_pmcid(text: str) -> Iterator[Mention]:
 
     10 digits or more, and ``PMC0``, are malformed.
     """
-    low = lowered(text)
-    if "pmc" not in low and "pubmed" not in low:
+    hints = hints_in(text, _PMCID_HINTS)
+    if not hints:
         return
+    low = lowered(text)
     seen_end = 0
-    for at in hint_positions(low, _PMCID_HINTS):
+    for at in hints:
         if at < seen_end:
             continue
         label = _PMCID_LABEL.match(text, at)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 
@@ -37,18 +37,15 @@ _CORPUS = re.compile(
 
 def find_semanticscholar(text: str) -> Iterator[Mention]:
     """Semantic Scholar paper SHAs in paper URLs and CorpusIds after a ``CorpusId:`` prefix."""
-    low = lowered(text)
-    if "semanticscholar.org/" in low:
-        for at in hint_positions(low, ("semanticscholar.org/",)):
-            m = _PAPER.match(text, at)
-            if m is not None:
-                yield Mention(Identifier(S2.name, m.group(1).lower()), m.start(1), m.end(1))
-    if "corpus" in low:
-        for at in hint_positions(low, ("corpus",)):
-            m = _CORPUS.match(text, at)
-            if m is not None:
-                number = m.group(1).lstrip("0") or "0"
-                yield Mention(Identifier(S2_CORPUS.name, number), m.start(1), m.end(1))
+    for at in needle_positions(text, "semanticscholar.org/"):
+        m = _PAPER.match(text, at)
+        if m is not None:
+            yield Mention(Identifier(S2.name, m.group(1).lower()), m.start(1), m.end(1))
+    for at in needle_positions(text, "corpus"):
+        m = _CORPUS.match(text, at)
+        if m is not None:
+            number = m.group(1).lstrip("0") or "0"
+            yield Mention(Identifier(S2_CORPUS.name, number), m.start(1), m.end(1))
 
 
 S2_EXTRACTOR = FunctionExtractor(

@@ -37,7 +37,7 @@ from groundcheck.extractors.acl import find_acl
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.dblp import find_dblp
 from groundcheck.extractors.doi import doi_at, in_publisher_url, registered_domain
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import hints_in
 from groundcheck.extractors.isbn import isbn13
 from groundcheck.extractors.mdcode import BIBTEX, CodeRegions, on_indented_line
 from groundcheck.extractors.openalex import find_openalex
@@ -138,11 +138,8 @@ def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, raw URL) of every URL-shaped piece, in order, before the host check."""
-    low = lowered(text)
-    if "://" not in text and "www." not in low:
-        return
     resume = 0
-    for at in hint_positions(low, ("://", "www.")):
+    for at in hints_in(text, ("://", "www.")):
         if at < resume:
             continue
         if text.startswith("://", at):
