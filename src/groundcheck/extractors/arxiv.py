@@ -12,7 +12,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
-from groundcheck.extractors.hints import needle_positions, text_memo
+from groundcheck.extractors.hints import hints_in, text_memo
 from groundcheck.model import Identifier, Mention, Scheme
 
 __all__ = [
@@ -120,11 +120,7 @@ class _ArxivContext:
         # On the length-preserving lower-cased copy, so positions stay valid for non-ASCII
         # text too; shared with the other extractors reading the same text. (No non-ASCII
         # character lower-cases to a letter of a hint: only U+212A, to "k".)
-        hints: list[int] = []
-        for hint in _CONTEXT_HINTS:
-            hints.extend(needle_positions(self._text, hint))
-        hints.sort()
-        return hints
+        return hints_in(self._text, _CONTEXT_HINTS)
 
     @property
     def hints(self) -> list[int]:

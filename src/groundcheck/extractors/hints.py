@@ -145,6 +145,8 @@ def hints_in(text: str, needles: Iterable[str]) -> list[int]:
     >>> hints_in("PMC1 and PubMed", ("pmc", "pubmed"))
     [0, 9]
     """
+    if len(text) < _CACHE_FROM:  # nothing kept: lower the text once, not once per needle
+        return list(hint_positions(_lower(text), needles))
     lists = [positions for n in needles if (positions := needle_positions(text, n))]
     if len(lists) == 1:
         return lists[0]
