@@ -20,6 +20,7 @@ from groundcheck.extractors.arxiv import id_dots
 from groundcheck.extractors.hints import hints_in
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["ACL", "ACL_DOI_PREFIX", "ACL_EXTRACTOR", "acl_from_doi", "find_acl"]
 
@@ -35,7 +36,7 @@ _NEW_TAIL = re.compile(
 """Anchored on the dot after the year (a literal the engine searches for), as the arXiv
 extractor is; the year and what precedes it are checked by hand."""
 
-_OLD = re.compile(
+_OLD = LazyPattern(
     r"(?:(?i:aclanthology\.org/|aclweb\.org/anthology/(?:[A-Za-z]/[A-Za-z][0-9]{2}/)?"
     r"|aclanthology\.info/papers/|10\.18653/v1/)"
     r"|(?<![A-Za-z0-9])(?i:acl)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4}(?i:anthology)[ \t]{0,4}"
@@ -45,8 +46,8 @@ _OLD = re.compile(
 """Old style only after an ACL context; matched at each ``acl``/``10.18653`` hint."""
 
 _HINTS = ("acl", "10.18653")
-_WHOLE_NEW = re.compile(r"(?:19[5-9][0-9]|20[0-9][0-9])\.[a-z][a-z0-9]*-[a-z0-9]+\.[0-9]+")
-_WHOLE_OLD = re.compile(r"[A-Za-z][0-9]{2}-[0-9]{4}")
+_WHOLE_NEW = LazyPattern(r"(?:19[5-9][0-9]|20[0-9][0-9])\.[a-z][a-z0-9]*-[a-z0-9]+\.[0-9]+")
+_WHOLE_OLD = LazyPattern(r"[A-Za-z][0-9]{2}-[0-9]{4}")
 
 
 def _canonical(raw: str) -> str:

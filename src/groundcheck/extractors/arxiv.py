@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 from groundcheck.extractors.hints import hints_in, text_memo
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = [
     "ARXIV",
@@ -73,11 +74,11 @@ the engine can search for it; the lookbehind then drops sentence dots and short 
 once. 3 and 6 digits are caught only to report them as malformed when the token is clearly
 written as an arXiv id."""
 
-_SHORT_HEAD = re.compile(r"(?<![0-9.])([0-9]{1,3})\.([0-9]+)(?:v([0-9]+))?(?![A-Za-z0-9])")
+_SHORT_HEAD = LazyPattern(r"(?<![0-9.])([0-9]{1,3})\.([0-9]+)(?:v([0-9]+))?(?![A-Za-z0-9])")
 """Fewer than four digits before the dot: malformed, but only looked for right after an arXiv
 prefix or URL (``arXiv:230.12345``), since elsewhere it is an ordinary number."""
 
-_ARXIV_CONTEXT = re.compile(
+_ARXIV_CONTEXT = LazyPattern(
     r"(?:(?i:arxiv)(?:[ \t]*:[ \t]*|[ \t]+|\.)"
     r"|(?i:(?:arxiv|ar5iv|alphaxiv)(?:\.[a-z0-9-]+)*\.(?:org|com)/(?:[a-z0-9_.-]+/)*)"
     r"|(?i:huggingface\.co/papers/|xxx\.lanl\.gov/(?:[a-z0-9_.-]+/)*))$"
@@ -86,7 +87,7 @@ _ARXIV_CONTEXT = re.compile(
 
 _CONTEXT_WINDOW = 80
 
-_STRETCH = re.compile(r"(?:[A-Za-z0-9_./:-]*|[A-Za-z0-9]*[ \t]*(?::[ \t]*)?)\n?")
+_STRETCH = LazyPattern(r"(?:[A-Za-z0-9_./:-]*|[A-Za-z0-9]*[ \t]*(?::[ \t]*)?)\n?")
 """What lies between the last hint before a token and the token, when ``_ARXIV_CONTEXT`` ends
 at the token: a URL path (no spaces), or ``xiv`` and a separator (``arXiv: ``); ``$`` also
 matches before a final newline. A necessary condition, tested first because it fails at once
@@ -225,7 +226,7 @@ def id_dots(text: str) -> list[int]:
     return text_memo(text, "id-dots", _id_dots)
 
 
-_CANDIDATE_DOT = re.compile(r"\.(?<=[0-9]{4}\.)[0-9]")
+_CANDIDATE_DOT = LazyPattern(r"\.(?<=[0-9]{4}\.)[0-9]")
 """A dot where ``_MODERN_TAIL`` may match (it needs 4 digits before and a digit after)."""
 
 _AFTER_HINT = _CONTEXT_WINDOW + 8
@@ -376,7 +377,7 @@ def _find_arxiv_unfiltered(text: str) -> Iterator[Mention]:
 # -- legacy ----------------------------------------------------------------------------------
 
 _LEGACY_TAIL = re.compile(r"/([0-9]{5,9})(?:v([0-9]+))?(?![A-Za-z0-9])")
-_ARCHIVE_BEFORE = re.compile(
+_ARCHIVE_BEFORE = LazyPattern(
     r"(?<![A-Za-z0-9\-])"  # a preceding dot is allowed here and checked by hand ("arXiv.")
     r"(" + "|".join(sorted(map(re.escape, LEGACY_ARCHIVES), key=len, reverse=True)) + r")"
     r"(?:\.([A-Za-z][A-Za-z\-]*[A-Za-z]))?$",

@@ -9,19 +9,19 @@ sources and institutions (``A``, ``S``, ``I``) are not papers.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["OPENALEX", "OPENALEX_EXTRACTOR", "find_openalex"]
 
 SCHEME = "openalex"
 OPENALEX = Scheme(SCHEME, "OpenAlex", "https://openalex.org/")
 
-_WORK = re.compile(
+_WORK = LazyPattern(
     r"(?<![A-Za-z0-9-])(?:(?i:openalex\.org/(?:works/)?)"
     r"|(?i:openalex)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4}(?i:id)[ \t]{0,4}:?[ \t]{0,4}))"
     r"([Ww][0-9]{4,12})(?![0-9A-Za-z])"
