@@ -263,3 +263,21 @@ def test_prefiltered_scan_equals_the_unfiltered_scan_in_long_text() -> None:
     parts = ["word 1024.5678 arXiv:2313.01234 and arXiv: 230.12345 ", "3.5 " * 40]
     for text in (parts[0] * 200, (parts[0] + parts[1]) * 50, parts[1] * 50 + "arXiv:1024.5678"):
         assert list(find_arxiv(text)) == list(_find_arxiv_unfiltered(text))
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.one_of(
+        st.from_regex(r"\A\s?[0-9]{4}\.[0-9]{4,5}(v[0-9]{1,3})?\s?\Z"),
+        st.lists(_arxiv_pieces, max_size=6).map("".join),
+    )
+)
+def test_parse_arxiv_fast_path_agrees_with_the_scan(token: str) -> None:
+    """A bare modern id takes a shortcut; the answer must be what the finders give."""
+    expected = None
+    stripped = token.strip()
+    for finder in (_find_arxiv_unfiltered, find_arxiv_legacy):
+        for m in finder(stripped):
+            if m.malformed is None and m.start == 0 and m.end == len(stripped):
+                expected = expected or m.identifier
+    assert parse_arxiv(token) == expected

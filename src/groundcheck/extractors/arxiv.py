@@ -430,6 +430,9 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
         )
 
 
+_BARE_MODERN = LazyPattern(r"([0-9]{4})\.([0-9]{4,5})(?:v([0-9]+))?")
+
+
 def parse_arxiv(token: str) -> Identifier | None:
     """The identifier a whole string names, if it is exactly one valid bare arXiv id.
 
@@ -438,6 +441,12 @@ def parse_arxiv(token: str) -> Identifier | None:
 id='hep-th/9711200', version=None), None)
     """
     token = token.strip()
+    bare = _BARE_MODERN.fullmatch(token)
+    if bare is not None and _plausible(*bare.group(1, 2, 3)):
+        # The common case (a DOI suffix, a DBLP CoRR key) without the full scan; find_arxiv
+        # would report exactly this mention, the only one that can span the token.
+        yymm, seq, version = bare.group(1, 2, 3)
+        return Identifier(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
     for finder in (find_arxiv, find_arxiv_legacy):
         for mention in finder(token):
             if mention.malformed is None and mention.start == 0 and mention.end == len(token):
