@@ -59,7 +59,7 @@ def _json_text(data: Any, indent: int | None) -> str:
     """``data`` as JSON (compact unless ``indent``), ending in one newline like every output."""
     from groundcheck.model import dumps
 
-    text = dumps(data, indent=indent)
+    text = dumps(data, indent=indent, compact=True)
     return text if text.endswith("\n") else text + "\n"
 
 
