@@ -46,10 +46,16 @@ def test_the_cache_follows_the_text() -> None:
     assert lowered(a) == "a" * 5000
 
 
-_needles = ("pmc", "pubmed", "acl", "10.18653", "xiv", "://", "www.", "sbn")
+_needles = (
+    "pmc", "pmid", "pubmed", "acl", "10.18653", "xiv", "://", "www.", "sbn", "openalex",
+    "openreview.net/",
+)  # fmt: skip
+_pieces = (
+    "PMC", "pmc", "PMID", "pm", "PubMed", "ACL", "10.18653", "arXiv", "://", "WWW.", "İ",
+    "x", "OpenAlex", "open", "openreview.net/", "OPENREVIEW.NET/",
+)  # fmt: skip
 _hinted = st.lists(
-    st.sampled_from(["PMC", "pmc", "PubMed", "ACL", "10.18653", "arXiv", "://", "WWW.", "İ", "x"])
-    | st.text(max_size=5),
+    st.sampled_from(_pieces) | st.text(max_size=5),
     max_size=30,
 ).map("".join)
 

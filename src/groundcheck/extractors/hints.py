@@ -101,14 +101,25 @@ def needle_positions(text: str, needle: str) -> list[int]:
         if known is not None:
             return known
     low = lowered(text)
-    found: list[int] = []
-    at = low.find(needle)
-    while at != -1:
-        found.append(at)
-        at = low.find(needle, at + 1)
+    stem = _STEMS.get(needle)
+    found: list[int]
+    if stem is not None:  # one scan for the stem serves every needle that starts with it
+        found = [at for at in needle_positions(text, stem) if low.startswith(needle, at)]
+    else:
+        found = []
+        at = low.find(needle)
+        while at != -1:
+            found.append(at)
+            at = low.find(needle, at + 1)
     if memo is not None:
         memo[needle] = found
     return found
+
+
+_STEMS = {"pmid": "pm", "pmc": "pm", "openalex": "open", "openreview.net/": "open"}
+"""Needles found through a shorter literal they start with, shared with another needle: one
+full-text scan for ``pm`` instead of one for ``pmid`` and one for ``pmc`` (rare in prose:
+"development" has one), one for ``open`` instead of two."""
 
 
 def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:
