@@ -77,10 +77,14 @@ def lowered(text: str) -> str:
     memo = _memo(text)
     if memo is None:
         return _lower(text)
-    low: str | None = memo.get("")
+    low: str | None = memo.get(_LOWER)
     if low is None:
-        low = memo[""] = _lower(text)
+        low = memo[_LOWER] = _lower(text)
     return low
+
+
+_LOWER = "\x00lower"
+"""The memo key of the lower-cased copy (never a needle: needles are printable)."""
 
 
 def needle_positions(text: str, needle: str) -> list[int]:
