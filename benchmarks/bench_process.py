@@ -6,7 +6,9 @@ Run: ``python benchmarks/bench_process.py [--mb 10] [--rounds 5]``. In one run, 
 - the seed: a Python process that reads the file, runs ``\\b(\\d{4}\\.\\d{4,5})\\b`` over it
   and prints the matches as JSON;
 - groundcheck: ``python -m groundcheck extract FILE --format json``, every built-in scheme
-  on (titles included), as a user runs it.
+  on (titles included), as a user runs it;
+- the same with every identifier extractor but no title finder (``--extractor`` for each), so
+  the share of the title finder in the run is measured, not guessed.
 
 Each is a fresh process; CPU time (user + system, from ``wait4``) and peak RSS are read from
 the kernel, and the median of ``--rounds`` rounds is printed, with the ratio (target <= 1.0x).
@@ -50,6 +52,20 @@ def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def _identifier_extractors(src: Path) -> list[str]:
+    """Every built-in extractor but the title finder, named as ``--extractor`` takes them."""
+    code = (
+        "from groundcheck.extractors.builtin import BUILTIN\n"
+        "print(' '.join(e.name for e in BUILTIN if e.name != 'title'))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    argv = [sys.executable, "-c", code]
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"cannot list the extractors: {out.stderr.strip()[-300:]}")
+    return out.stdout.split()
+
+
 def measure(megabytes: float, rounds: int, src: Path = HERE.parent / "src") -> dict[str, float]:
     text, _ = make_corpus(megabytes)
     with tempfile.TemporaryDirectory() as tmp:
@@ -60,21 +76,24 @@ def measure(megabytes: float, rounds: int, src: Path = HERE.parent / "src") -> d
         env["PYTHONPATH"] = str(src)
         seed = [sys.executable, "-c", SEED, str(corpus)]
         cli = [sys.executable, "-m", "groundcheck", "extract", str(corpus), "--format", "json"]
+        ids_only = [*cli, *(f"--extractor={name}" for name in _identifier_extractors(src))]
         tiny = Path(tmp, "tiny.md")
         tiny.write_text("see arXiv:2005.11401\n", encoding="utf-8")
         tiny_seed = [sys.executable, "-c", SEED, str(tiny)]
         tiny_cli = [sys.executable, "-m", "groundcheck", "extract", str(tiny), "--format", "json"]
-        for argv in (seed, cli, tiny_cli):
+        for argv in (seed, cli, ids_only, tiny_cli):
             run(argv, env)  # warm-up: bytecode written, file cache warm
         samples: dict[str, list[tuple[float, float]]] = {
             "seed": [],
             "cli": [],
+            "ids": [],
             "tiny_seed": [],
             "tiny_cli": [],
         }
-        for _ in range(rounds):  # interleaved, so load on the machine hits both alike
+        for _ in range(rounds):  # interleaved, so load on the machine hits all alike
             samples["seed"].append(run(seed, env))
             samples["cli"].append(run(cli, env))
+            samples["ids"].append(run(ids_only, env))
             samples["tiny_seed"].append(run(tiny_seed, env))
             samples["tiny_cli"].append(run(tiny_cli, env))
     out = {"mb": len(text.encode("utf-8")) / 2**20}
@@ -98,6 +117,12 @@ def main() -> None:
     print(f"  groundcheck extract --json {m['cli'] * 1e3:8.0f} ms  {m['cli_rss']:6.0f} MiB peak")
     print(f"  ratio                      {m['cli'] / m['seed']:8.2f}x the seed (target <= 1.0x)")
     print(f"  MB/s (whole process)       {m['mb'] / m['cli']:8.1f}")
+    title = m["cli"] - m["ids"]
+    print(
+        f"  without the title finder   {m['ids'] * 1e3:8.0f} ms  "
+        f"({m['ids'] / m['seed']:.2f}x the seed; titles cost {title * 1e3:.0f} ms, "
+        f"{title / m['cli']:.0%} of the run)"
+    )
     print(
         f"  start-up (a one-line file)  seed {m['tiny_seed'] * 1e3:.0f} ms, "
         f"groundcheck {m['tiny_cli'] * 1e3:.0f} ms"

@@ -23,10 +23,12 @@ import heapq
 import html
 import itertools
 import re
+import sys
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import Any
 
 from attrs import field, frozen
 
@@ -181,61 +183,97 @@ _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 _ARCHIVE_DASH = f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})"
 
 
-class _Lazy:
-    """A pattern compiled on first use: the line-break scans take ~2 ms each to compile, and
-    most texts need one of them at most (start-up is part of every CLI run)."""
+class LazyPattern:
+    """A regex compiled on first use, with the methods of a compiled pattern.
+
+    Compiling is pure Python in ``re`` (up to a few ms for a long pattern), and ~100 patterns
+    compiled at import were ~40 ms of every CLI start-up, though a text needs only those its
+    literals call for (a PubMed label pattern where ``PMID`` occurs, the line-break scans where
+    a break does). Give either the pattern (and flags) or a function that builds it.
+
+    >>> p = LazyPattern(r"[0-9]+")
+    >>> p.findall("a 12 b 3"), p.compiled is p.compiled
+    (['12', '3'], True)
+    """
 
     __slots__ = ("_build", "_compiled")
 
-    def __init__(self, build: Callable[[], re.Pattern[str]]) -> None:
-        self._build = build
+    def __init__(self, pattern: str | Callable[[], re.Pattern[str]], flags: int = 0) -> None:
+        self._build: Callable[[], re.Pattern[str]] = (
+            partial(re.compile, pattern, flags) if isinstance(pattern, str) else pattern
+        )
         self._compiled: re.Pattern[str] | None = None
 
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+    @property
+    def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
             self._compiled = self._build()
-        return self._compiled.finditer(text)
+        return self._compiled
+
+    def finditer(
+        self, text: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text, pos, endpos)
+
+    def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
+        return self.compiled.findall(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.match(text, pos, endpos)
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.fullmatch(text, pos, endpos)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos)
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
+        return self.compiled.sub(repl, text, count)
 
 
-_Scan = tuple[str, str, int, "re.Pattern[str] | _Lazy"]
+_Scan = tuple[str, str, int, "re.Pattern[str] | LazyPattern"]
 _ASCII_SCANS: list[_Scan] = [
     # (literal that must occur, kind, priority among candidates at one position, pattern)
-    *((ch, "newline", 1, _Lazy(partial(_break_scan, ch))) for ch in _BREAK_CHARS if ch.isascii()),
-    ("-", "hyphen", 0, re.compile("-" + _HYPHEN_BREAK)),
+    *(
+        (ch, "newline", 1, LazyPattern(partial(_break_scan, ch)))
+        for ch in _BREAK_CHARS
+        if ch.isascii()
+    ),
+    ("-", "hyphen", 0, LazyPattern("-" + _HYPHEN_BREAK)),
     # (gated on "." alone: a one-character test is a memchr, a two-character one is not)
-    (".", "dotspace", 1, re.compile(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)),
-    ("&", "entity", 1, re.compile(_ENTITY)),
-    ("\\", "escape", 1, re.compile(r"\\(?:u[0-9a-fA-F]{4}|[/.\-_*:])")),
+    (".", "dotspace", 1, LazyPattern(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)),
+    ("&", "entity", 1, LazyPattern(_ENTITY)),
+    ("\\", "escape", 1, LazyPattern(r"\\(?:u[0-9a-fA-F]{4}|[/.\-_*:])")),
     (
         "%",
         "percent",
         1,
-        re.compile(
+        LazyPattern(
             r"%(?:[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){1,3}"
             r"|2[DdEeFf]|3[0-9Aa]|4[1-9A-Fa-f]|5[0-9AaFf]|6[1-9A-Fa-f]|7[0-9AaEe])"
         ),
     ),
-    ("*", "emphasis", 1, _emphasis_scan("*")),
-    ("_", "emphasis", 1, _emphasis_scan("_")),
+    ("*", "emphasis", 1, LazyPattern(partial(_emphasis_scan, "*"))),
+    ("_", "emphasis", 1, LazyPattern(partial(_emphasis_scan, "_"))),
 ]
 _UNICODE_SCANS: list[_Scan] = [
     # (the non-ASCII characters a candidate starts with: the scan runs only when the text holds
     # one of them; "" for any)
     *(
-        (ch, "newline", 1, _Lazy(partial(_break_scan, ch)))
+        (ch, "newline", 1, LazyPattern(partial(_break_scan, ch)))
         for ch in _BREAK_CHARS
         if not ch.isascii()
     ),
-    ("\u2010\u2011\u2212", "hyphen", 0, re.compile(r"[\u2010\u2011\u2212]" + _HYPHEN_BREAK)),
-    ("\u2010\u2011\u2212", "typographic", 1, re.compile(r"[\u2010\u2011\u2212]")),
-    ("\uff0e", "dotspace", 1, re.compile(r"\uff0e(?<=\d\uff0e)[ \t]{1,2}" + _SEQUENCE)),
+    ("\u2010\u2011\u2212", "hyphen", 0, LazyPattern(r"[\u2010\u2011\u2212]" + _HYPHEN_BREAK)),
+    ("\u2010\u2011\u2212", "typographic", 1, LazyPattern(r"[\u2010\u2011\u2212]")),
+    ("\uff0e", "dotspace", 1, LazyPattern(r"\uff0e(?<=\d\uff0e)[ \t]{1,2}" + _SEQUENCE)),
     # a dash that letters (maybe a subject class; maybe a line break, an entity or a
     # percent-escape of an invisible character among them), then a slash follow
-    (_DASH_CLASS, "dash", 0, _Lazy(partial(re.compile, _ARCHIVE_DASH))),
-    ("\ufe31\ufe32\ufe58", "dash", 1, re.compile("[\ufe31\ufe32\ufe58]")),  # NFKC: dashes
+    (_DASH_CLASS, "dash", 0, LazyPattern(_ARCHIVE_DASH)),
+    ("\ufe31\ufe32\ufe58", "dash", 1, LazyPattern("[\ufe31\ufe32\ufe58]")),  # NFKC: dashes
 ]
 _NOT_IN_RUNS = frozenset("\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS)
-_RUN = re.compile(r"[^\x00-\x7f\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS + "]+")
+_RUN = LazyPattern(r"[^\x00-\x7f\u2010\u2011\u2212\x85\u2028\u2029" + _DASH_CLASS + "]+")
 """Runs of non-ASCII characters the view folds (NFKC, digits, look-alikes)."""
 _ASCII_BYTES = bytes(range(128))
 _FEW_RUNS = 32
@@ -279,7 +317,7 @@ _Candidate = tuple[int, int, int, str]  # start, priority at that start, end, ki
 
 
 def _stream(
-    text: str, kind: str, priority: int, pattern: re.Pattern[str] | _Lazy
+    text: str, kind: str, priority: int, pattern: re.Pattern[str] | LazyPattern
 ) -> Iterator[_Candidate]:
     shift = 1 if kind == "dotspace" else 0
     for m in pattern.finditer(text):
@@ -325,37 +363,37 @@ def _candidates(
 # are noise inside one identifier.
 
 _ARXIV_PREFIX = r"(?:(?i:arxiv)(?:[ \t]*:[ \t]*|[ \t]+)|(?i:arxiv\.org/(?:abs|pdf|html)/))"
-_T_MODERN = re.compile(r"(?:^|[^0-9])([0-9]{4})\.([0-9]{0,4})$")
-_T_ARXIV_HEAD = re.compile(_ARXIV_PREFIX + _EMPHASIS_RUN + r"?([0-9]{1,4})$")
-_T_ARXIV_DOT = re.compile(_ARXIV_PREFIX + _EMPHASIS_RUN + r"?[0-9]{4}\.$")
-_T_MODERN_DOT = re.compile(r"(?:^|[^0-9])[0-9]{4}\.$")
-_T_YYMM = re.compile(r"(?:^|[^0-9.])[0-9]{4}$")
-_T_LEGACY = re.compile(
+_T_MODERN = LazyPattern(r"(?:^|[^0-9])([0-9]{4})\.([0-9]{0,4})$")
+_T_ARXIV_HEAD = LazyPattern(_ARXIV_PREFIX + _EMPHASIS_RUN + r"?([0-9]{1,4})$")
+_T_ARXIV_DOT = LazyPattern(_ARXIV_PREFIX + _EMPHASIS_RUN + r"?[0-9]{4}\.$")
+_T_MODERN_DOT = LazyPattern(r"(?:^|[^0-9])[0-9]{4}\.$")
+_T_YYMM = LazyPattern(r"(?:^|[^0-9.])[0-9]{4}$")
+_T_LEGACY = LazyPattern(
     r"(?:^|[^A-Za-z0-9])[A-Za-z][A-Za-z-]{0,15}(?:\.[A-Za-z-]{1,15})?/([0-9]{0,6})$"
 )
-_T_LETTERS = re.compile(r"(?:^|[^A-Za-z0-9])([A-Za-z][A-Za-z.-]{0,23})$")
-_T_DOI_START = re.compile(r"(?:^|[^0-9A-Za-z.])(10?)$")
-_T_DOI_TEN = re.compile(r"(?:^|[^0-9A-Za-z.])10\.$")
-_T_DOI_REGISTRANT = re.compile(r"(?:^|[^0-9A-Za-z.])10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4}\.?)$")
-_T_DOI_PREFIX = re.compile(r"(?:^|[^0-9A-Za-z.])10\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}$")
-_T_DOI_SLASH = re.compile(r"(?:^|[^0-9A-Za-z.])10\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}/$")
+_T_LETTERS = LazyPattern(r"(?:^|[^A-Za-z0-9])([A-Za-z][A-Za-z.-]{0,23})$")
+_T_DOI_START = LazyPattern(r"(?:^|[^0-9A-Za-z.])(10?)$")
+_T_DOI_TEN = LazyPattern(r"(?:^|[^0-9A-Za-z.])10\.$")
+_T_DOI_REGISTRANT = LazyPattern(r"(?:^|[^0-9A-Za-z.])10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4}\.?)$")
+_T_DOI_PREFIX = LazyPattern(r"(?:^|[^0-9A-Za-z.])10\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}$")
+_T_DOI_SLASH = LazyPattern(r"(?:^|[^0-9A-Za-z.])10\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}/$")
 
-_P_DIGITS = re.compile(r"[0-9]+")
-_P_YYMM_REST = re.compile(r"([0-9]{1,3})\.[0-9]")
-_P_DOT_SEQUENCE = re.compile(r"\.[0-9]{4,5}(?![0-9])")
-_P_EMPHASISED_SEQUENCE = re.compile(r"\." + _EMPHASIS_RUN + r"?[0-9]{4,5}(?![0-9])")
-_P_SEQUENCE = re.compile(r"[0-9]{4,5}(?![0-9])")
-_P_ARCHIVE_REST = re.compile(r"([A-Za-z.-]{0,24})\n?[ \t]*" + _SLASHY + r"\n?[ \t]*[0-9]")
-_P_ONE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
-_P_ARCHIVE_NAME = re.compile(r"([A-Za-z.-]{0,24})\n?[ \t]*" + _SLASHY)
-_P_SLASH_DIGIT = re.compile(_SLASHY + r"[0-9]")
-_P_DOI_REST = re.compile(r"(0?)\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}(?:/|%2[Ff])")
-_P_REGISTRANT_REST = re.compile(r"([0-9.]{0,20})(?:/|%2[Ff])")
-_P_DOI_CHAR = re.compile(r"[^\s\"'`{}|\\^<\[\]?#]")
-_ARCHIVE_SHAPE = re.compile(
+_P_DIGITS = LazyPattern(r"[0-9]+")
+_P_YYMM_REST = LazyPattern(r"([0-9]{1,3})\.[0-9]")
+_P_DOT_SEQUENCE = LazyPattern(r"\.[0-9]{4,5}(?![0-9])")
+_P_EMPHASISED_SEQUENCE = LazyPattern(r"\." + _EMPHASIS_RUN + r"?[0-9]{4,5}(?![0-9])")
+_P_SEQUENCE = LazyPattern(r"[0-9]{4,5}(?![0-9])")
+_P_ARCHIVE_REST = LazyPattern(r"([A-Za-z.-]{0,24})\n?[ \t]*" + _SLASHY + r"\n?[ \t]*[0-9]")
+_P_ONE_BREAK = LazyPattern(r"[ \t]*\n[ \t]*")
+_P_ARCHIVE_NAME = LazyPattern(r"([A-Za-z.-]{0,24})\n?[ \t]*" + _SLASHY)
+_P_SLASH_DIGIT = LazyPattern(_SLASHY + r"[0-9]")
+_P_DOI_REST = LazyPattern(r"(0?)\.[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}(?:/|%2[Ff])")
+_P_REGISTRANT_REST = LazyPattern(r"([0-9.]{0,20})(?:/|%2[Ff])")
+_P_DOI_CHAR = LazyPattern(r"[^\s\"'`{}|\\^<\[\]?#]")
+_ARCHIVE_SHAPE = LazyPattern(
     r"[A-Za-z]{1,8}(?:-[A-Za-z]{1,8})?(?:\.[A-Za-z]{1,8}(?:-[A-Za-z]{1,8})?)?"
 )
-_REGISTRANT = re.compile(r"[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}")
+_REGISTRANT = LazyPattern(r"[0-9]{4,9}(?:\.[0-9]{1,9}){0,4}")
 
 
 class _Peek:
@@ -650,7 +688,7 @@ def _peek(text: str, pos: int) -> str:
     return window.translate(_PEEK_TABLE)[:_PEEK_LEN]
 
 
-_ESCAPES = re.compile(
+_ESCAPES = LazyPattern(
     r"(?P<entity>" + _ENTITY + ")"
     r"|(?P<escape>\\u[0-9a-fA-F]{4}|\\[/.\-_*:])"
     r"|(?P<utf8>%[C-Fc-f][0-9A-Fa-f](?:%[89ABab][0-9A-Fa-f]){1,3})"
@@ -725,10 +763,10 @@ def _char_class(chars: frozenset[str]) -> str:
     return "[" + "".join(parts) + "]"
 
 
-_INVISIBLE_RE = re.compile(_char_class(INVISIBLE))
+_INVISIBLE_RE = LazyPattern(_char_class(INVISIBLE))
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NON_ASCII = LazyPattern(r"[^\x00-\x7f]+")
 
 
 def _read_through(m: re.Match[str]) -> str:

@@ -59,17 +59,24 @@ def test_audit_honest_run_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_audit_json_matches_api_golden(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys,
-        "audit",
-        "examples/apr23/report.md",
-        "--evidence",
-        "examples/apr23/tool_calls.json",
-        "--format",
-        "json",
-    )
+    """Machine output is compact JSON (one line) by default; ``--indent 2`` gives the API's
+    ``Verdict.to_json()`` bytes, the golden file, exactly."""
+    argv = ("audit", "examples/apr23/report.md", "--evidence", "examples/apr23/tool_calls.json")
+    expected = (GOLDEN / "apr23.verdict.json").read_text(encoding="utf-8")
+    code, out, _ = run(capsys, *argv, "--format", "json")
     assert code == 1
-    assert out == (GOLDEN / "apr23.verdict.json").read_text(encoding="utf-8")
+    compact = json.dumps(json.loads(expected), ensure_ascii=False, separators=(",", ":"))
+    assert out == compact + "\n"
+    code, out, _ = run(capsys, *argv, "--format", "json", "--indent", "2")
+    assert code == 1
+    assert out == expected
+
+
+def test_indent_must_be_a_small_number(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run(capsys, "extract", "README.md", "--format", "json", "--indent", "x")
+    assert exc.value.code == 2
+    assert "--indent" in capsys.readouterr().err
 
 
 def test_extract_text_and_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

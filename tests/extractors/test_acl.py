@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from groundcheck.extractors import extract
-from groundcheck.extractors.acl import ACL, ACL_EXTRACTOR, acl_from_doi, find_acl
+from groundcheck.extractors.acl import _NEW_TAIL, ACL, ACL_EXTRACTOR, acl_from_doi, find_acl
 from groundcheck.extractors.doi import DOI, find_doi
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier
@@ -94,3 +96,35 @@ def test_cited_form_is_found_again() -> None:
     for text in ("2023.acl-long.123", "ACL:N19-1423"):
         (m,) = find_acl(text)
         assert [x.identifier for x in find_acl(ACL.cite(m.identifier))] == [m.identifier]
+
+
+_acl_pieces = st.sampled_from(
+    [
+        "2020.acl-main.447", "1949.acl-main.1", "2099.x-y.2", "2100.a-b.3", "2301.12345",
+        "1024.5678", "2020.", "acl", "-main", "-", ".", "447", "v2", "e1", "1999", "2023",
+        "x", " ", "\n", "ACL: ", "P19-1001", "10.18653/v1/", "aclanthology.org/",
+    ]
+)  # fmt: skip
+
+
+def _new_style_unfiltered(text: str) -> list[tuple[str, int, int]]:
+    """New-style ids the way find_acl found them before the shared dot scan: every
+    ``_NEW_TAIL`` match, the year and the character before it checked by hand."""
+    found = []
+    for m in _NEW_TAIL.finditer(text):
+        year_at = m.start() - 4
+        before = text[year_at - 1] if year_at else ""
+        if not "1950" <= text[year_at : m.start()] <= "2099":
+            continue
+        if before.isascii() and (before.isalnum() or before == "."):
+            continue
+        found.append((text[year_at : m.end(2)], year_at, m.end()))
+    return found
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_acl_pieces, max_size=40).map("".join))
+def test_new_style_ids_from_the_shared_dot_scan_are_those_of_a_full_scan(text: str) -> None:
+    new = [(m.identifier.id, m.start, m.end) for m in find_acl(text) if "." in m.identifier.id]
+    expected = [(raw.lower(), start, end) for raw, start, end in _new_style_unfiltered(text)]
+    assert new == expected

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from groundcheck.extractors import extract
-from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy, parse_arxiv
+from groundcheck.extractors.arxiv import (
+    _find_arxiv_unfiltered,
+    find_arxiv,
+    find_arxiv_legacy,
+    parse_arxiv,
+)
 from groundcheck.extractors.builtin import BUILTIN
 
 
@@ -226,3 +233,51 @@ def test_finders_are_usable_directly() -> None:
     """The finder functions work on their own, without a registry."""
     assert [m.identifier.id for m in find_arxiv("x 2005.11401 y")] == ["2005.11401"]
     assert [m.identifier.id for m in find_arxiv_legacy("x hep-th/9711200")] == ["hep-th/9711200"]
+
+
+# -- the prefilter: the fast path finds exactly what the one-pass scan finds -----------------
+
+_arxiv_pieces = st.sampled_from(
+    [
+        "arXiv:", "arxiv ", "ARXIV : ", "arXiv.", "ar5iv.org/abs/", "alphaxiv.org/abs/",
+        "https://arxiv.org/abs/", "export.arxiv.org/pdf/", "huggingface.co/papers/",
+        "xxx.lanl.gov/abs/", "2005.11401", "1024.5678", "2313.01234", "0703.1234",
+        "1412.12345", "1501.1234", "2301.123", "2301.123456", "12301.00001", "230.12345",
+        "1.2", "3.5", "99", "0", "12", "v", "v2", "v0", ".", ":", "/", " ", "\t", "\n",
+        ",", "(", ")", "x", "iv", "see ",
+    ]
+)  # fmt: skip
+_arxiv_texts = st.one_of(st.text(max_size=120), st.lists(_arxiv_pieces, max_size=50).map("".join))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_arxiv_texts)
+def test_prefiltered_scan_equals_the_unfiltered_scan(text: str) -> None:
+    """find_arxiv drops prose decimals inside the regex and looks for context-only tokens
+    near the arXiv hints; it must report exactly what one pass over every dot reports."""
+    assert list(find_arxiv(text)) == list(_find_arxiv_unfiltered(text))
+
+
+def test_prefiltered_scan_equals_the_unfiltered_scan_in_long_text() -> None:
+    """Many hints in a long text (the whole-text pass) and few (the windows) agree too."""
+    parts = ["word 1024.5678 arXiv:2313.01234 and arXiv: 230.12345 ", "3.5 " * 40]
+    for text in (parts[0] * 200, (parts[0] + parts[1]) * 50, parts[1] * 50 + "arXiv:1024.5678"):
+        assert list(find_arxiv(text)) == list(_find_arxiv_unfiltered(text))
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.one_of(
+        st.from_regex(r"\A\s?[0-9]{4}\.[0-9]{4,5}(v[0-9]{1,3})?\s?\Z"),
+        st.lists(_arxiv_pieces, max_size=6).map("".join),
+    )
+)
+def test_parse_arxiv_fast_path_agrees_with_the_scan(token: str) -> None:
+    """A bare modern id takes a shortcut; the answer must be what the finders give."""
+    expected = None
+    stripped = token.strip()
+    for finder in (_find_arxiv_unfiltered, find_arxiv_legacy):
+        for m in finder(stripped):
+            if m.malformed is None and m.start == 0 and m.end == len(stripped):
+                expected = expected or m.identifier
+    assert parse_arxiv(token) == expected

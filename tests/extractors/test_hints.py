@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import (
+    hint_positions,
+    hints_in,
+    lowered,
+    needle_positions,
+    text_memo,
+)
 
 
 def test_lowered_keeps_offsets_for_the_dotted_capital_i() -> None:
@@ -38,3 +44,44 @@ def test_the_cache_follows_the_text() -> None:
     assert lowered(a) is lowered(a)
     assert lowered(b) == "b" * 5000
     assert lowered(a) == "a" * 5000
+
+
+_needles = (
+    "pmc", "pmid", "pubmed", "acl", "10.18653", "xiv", "://", "www.", "sbn", "openalex",
+    "openreview.net/",
+)  # fmt: skip
+_pieces = (
+    "PMC", "pmc", "PMID", "pm", "PubMed", "ACL", "10.18653", "arXiv", "://", "WWW.", "İ",
+    "x", "OpenAlex", "open", "openreview.net/", "OPENREVIEW.NET/",
+)  # fmt: skip
+_hinted = st.lists(
+    st.sampled_from(_pieces) | st.text(max_size=5),
+    max_size=30,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_hinted, st.integers(0, 5000))
+def test_shared_needle_positions_are_those_of_a_fresh_search(text: str, pad: int) -> None:
+    """The per-text cache (long texts) and a fresh search (short ones) give the positions
+    ``hint_positions`` gives on the lower-cased copy, for one needle and for several."""
+    text = "." * pad + text
+    low = lowered(text)
+    for needle in _needles:
+        assert needle_positions(text, needle) == list(hint_positions(low, (needle,)))
+    assert hints_in(text, _needles) == list(hint_positions(low, _needles))
+    assert hints_in(text, _needles) == list(hint_positions(low, _needles))  # cached now
+
+
+def test_text_memo_computes_once_per_long_text() -> None:
+    calls: list[str] = []
+
+    def compute(text: str) -> int:
+        calls.append(text)
+        return len(text)
+
+    long = "z" * 5000
+    assert text_memo(long, "length", compute) == text_memo(long, "length", compute) == 5000
+    assert len(calls) == 1
+    assert text_memo("short", "length", compute) == 5
+    assert len(calls) == 2

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -303,3 +305,78 @@ def test_broken_plugin_is_imported_once(
         assert "broken on import" in registry.broken()["bad"]
         list(registry)
     assert counter.read_text("utf-8") == "x"
+
+
+# -- finding plug-ins without importlib.metadata ------------------------------------------------
+
+
+def _dist_info(where: Path, name: str, entry_points: str | None) -> Path:
+    info = where / f"{name}-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    if entry_points is not None:
+        (info / "entry_points.txt").write_text(entry_points, "utf-8")
+    return info
+
+
+def test_the_cheap_scan_finds_every_plugin_importlib_metadata_finds(
+    registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed distribution declaring the group is found by the scan, and discovery then
+    registers exactly what importlib.metadata lists; distributions declaring other groups
+    (or none) are not taken for plug-ins."""
+    from importlib.metadata import entry_points
+
+    from groundcheck.extractors.registry import ENTRY_POINT_GROUP, _may_provide
+
+    site = tmp_path / "site"
+    _dist_info(site, "other_tool", "[console_scripts]\nother = other:main\n")
+    _dist_info(site, "no_entry_points", None)
+    monkeypatch.syspath_prepend(str(site))
+    real = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP))
+    assert _may_provide(ENTRY_POINT_GROUP) == bool(real)
+    _plugin(tmp_path, monkeypatch, "def find(text):\n    return []\n")
+    _dist_info(site, "gc_scan_plugin", f"[{ENTRY_POINT_GROUP}]\nscanned = gc_test_plugin:find\n")
+    # Installing changes the directory's mtime; the kernel's clock ticks in milliseconds, so
+    # move it on explicitly, as the later install it stands for would.
+    stat = site.stat()
+    os.utime(site, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
+    assert _may_provide(ENTRY_POINT_GROUP)
+    assert "scanned" in registry.discover()
+    assert sorted(set(registry.names()) - set(builtin_registry().names())) == sorted(
+        ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)
+    )
+
+
+def test_path_entries_the_scan_cannot_read_ask_importlib_metadata(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groundcheck.extractors.registry import ENTRY_POINT_GROUP, _may_provide
+
+    archive = tmp_path / "plugins.zip"
+    archive.write_bytes(b"PK\x05\x06" + b"\x00" * 18)  # an empty zip on sys.path
+    monkeypatch.syspath_prepend(str(archive))
+    assert _may_provide(ENTRY_POINT_GROUP)
+
+
+def test_start_up_without_plugins_never_imports_importlib_metadata(tmp_path: Path) -> None:
+    """With no plug-in installed, discovery costs a directory scan, not importlib.metadata."""
+    from importlib.metadata import entry_points
+
+    from groundcheck.extractors.registry import ENTRY_POINT_GROUP
+
+    site = tmp_path / "site"
+    _dist_info(site, "other_tool", "[console_scripts]\nother = other:main\n")
+    path = [str(site), str(Path(groundcheck.__file__).parents[1])]
+    script = (
+        f"import sys; sys.path[:0] = {path!r}\n"
+        "from groundcheck.extractors import default_registry\n"
+        "registry = default_registry().copy()\n"
+        "print(len(registry.discover(strict=False)), 'importlib.metadata' in sys.modules)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", script], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    installed = len(entry_points(group=ENTRY_POINT_GROUP))  # none, unless this machine has some
+    assert run.stdout.split() == [str(installed), str(installed > 0)]

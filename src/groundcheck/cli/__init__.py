@@ -18,8 +18,13 @@ if TYPE_CHECKING:
 __all__ = ["build_parser", "main"]
 
 
-def build_parser() -> Parser:
-    """Every command's options, assembled from :mod:`groundcheck.cli.commands`."""
+def build_parser(only: str | None = None) -> Parser:
+    """Every command's options, assembled from :mod:`groundcheck.cli.commands`.
+
+    With ``only`` (the command about to run), the other commands are listed but their
+    options are not declared: declaring all of them was several ms of every start-up, and a
+    command never reads another's options.
+    """
     from groundcheck import __version__
     from groundcheck.cli.commands import COMMANDS
     from groundcheck.cli.parser import Parser
@@ -34,7 +39,8 @@ def build_parser() -> Parser:
     sub.required = True
     for command in COMMANDS:
         p = sub.add_parser(command.name, help=command.help, description=command.description)
-        command.declare(p)
+        if only is None or command.name == only:
+            command.declare(p)
         p.set_defaults(command_main=command.run)
     return parser
 
@@ -50,6 +56,14 @@ def _broken_pool() -> type[Exception]:
     return module.BrokenProcessPool if module is not None else _NeverRaised
 
 
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs, when its first word names one (else None: parse them all)."""
+    from groundcheck.cli.commands import COMMANDS
+
+    first = argv[0] if argv else ""
+    return first if any(command.name == first for command in COMMANDS) else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status (the console script passes it to ``sys.exit``).
 
@@ -61,7 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from groundcheck.cli.commands import EXIT_ERROR, EXIT_OK, render_error
 
     terminal.prepare_streams()
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_command_in(argv)).parse_args(argv)
     from groundcheck.errors import GroundcheckError
     from groundcheck.evidence.jsonio import limited_input
 

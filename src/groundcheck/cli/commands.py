@@ -89,6 +89,7 @@ def _context(args: argparse.Namespace, path: str = "report", **extra: Any) -> Re
         version=__version__,
         color=args.format == "text" and terminal.use_color(args.color),
         quiet=args.quiet,
+        indent=getattr(args, "indent", None),
         **extra,
     )
 

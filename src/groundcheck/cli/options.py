@@ -35,7 +35,25 @@ def add_format(parser: argparse.ArgumentParser, kind: str, note: str = "") -> No
         default="text",
         help=f"output format: {', '.join(choices)} (default text){note}",
     )
+    if "json" in choices:
+        parser.add_argument(
+            "--indent",
+            type=_indent,
+            metavar="N",
+            help="--format json: indent N spaces per level (default: compact, one line)",
+        )
     add_terminal(parser)
+
+
+def _indent(text: str) -> int:
+    """``--indent N``: a number of spaces, 0 to 16.
+
+    >>> _indent("2")
+    2
+    """
+    if not text.strip().isdigit() or not 0 <= int(text) <= 16:
+        raise argparse.ArgumentTypeError(f"expected a number of spaces from 0 to 16, got {text!r}")
+    return int(text)
 
 
 def add_terminal(parser: argparse.ArgumentParser) -> None:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.arxiv import id_dots
+from groundcheck.extractors.hints import hints_in
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["ACL", "ACL_DOI_PREFIX", "ACL_EXTRACTOR", "acl_from_doi", "find_acl"]
 
@@ -34,7 +36,7 @@ _NEW_TAIL = re.compile(
 """Anchored on the dot after the year (a literal the engine searches for), as the arXiv
 extractor is; the year and what precedes it are checked by hand."""
 
-_OLD = re.compile(
+_OLD = LazyPattern(
     r"(?:(?i:aclanthology\.org/|aclweb\.org/anthology/(?:[A-Za-z]/[A-Za-z][0-9]{2}/)?"
     r"|aclanthology\.info/papers/|10\.18653/v1/)"
     r"|(?<![A-Za-z0-9])(?i:acl)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4}(?i:anthology)[ \t]{0,4}"
@@ -44,8 +46,8 @@ _OLD = re.compile(
 """Old style only after an ACL context; matched at each ``acl``/``10.18653`` hint."""
 
 _HINTS = ("acl", "10.18653")
-_WHOLE_NEW = re.compile(r"(?:19[5-9][0-9]|20[0-9][0-9])\.[a-z][a-z0-9]*-[a-z0-9]+\.[0-9]+")
-_WHOLE_OLD = re.compile(r"[A-Za-z][0-9]{2}-[0-9]{4}")
+_WHOLE_NEW = LazyPattern(r"(?:19[5-9][0-9]|20[0-9][0-9])\.[a-z][a-z0-9]*-[a-z0-9]+\.[0-9]+")
+_WHOLE_OLD = LazyPattern(r"[A-Za-z][0-9]{2}-[0-9]{4}")
 
 
 def _canonical(raw: str) -> str:
@@ -81,22 +83,18 @@ def acl_from_doi(suffix: str) -> Identifier | None:
 
 def find_acl(text: str) -> Iterator[Mention]:
     """ACL Anthology ids: new style anywhere, old style after an ACL URL, DOI or prefix."""
-    for m in _NEW_TAIL.finditer(text):
-        dot = m.start()
-        year_at = dot - 4
-        year = text[year_at:dot]
-        if not ("1950" <= year <= "2099"):
+    for dot in id_dots(text):  # the dots after a year 1950-2099, shared with find_arxiv
+        m = _NEW_TAIL.match(text, dot)
+        if m is None:
             continue
+        year_at = dot - 4
         before = text[year_at - 1] if year_at else ""
         if before.isascii() and (before.isalnum() or before == "."):
             continue  # "v2023.acl-long.1", "1.2023.acl-long.1": part of another token
         raw = text[year_at : m.end(2)]
         yield _mention(raw, year_at, m.end(), m.group(3))
-    low = lowered(text)
-    if "acl" not in low and "10.18653" not in low:
-        return
     resume = 0
-    for at in hint_positions(low, _HINTS):
+    for at in hints_in(text, _HINTS):
         if at < resume:
             continue
         old = _OLD.match(text, at)

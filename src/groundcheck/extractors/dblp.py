@@ -10,13 +10,13 @@ alias.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["DBLP", "DBLP_EXTRACTOR", "find_dblp"]
 
@@ -24,7 +24,7 @@ SCHEME = "dblp"
 DBLP = Scheme(SCHEME, "DBLP", "DBLP:")
 
 _TYPES = r"(?:conf|journals|books|series|reference|phd|tr|ms|persons|homepages)"
-_KEY = re.compile(
+_KEY = LazyPattern(
     r"(?<![A-Za-z0-9-])(?:(?i:dblp)[ \t]{0,4}:[ \t]{0,4}"
     r"|(?i:dblp\.(?:org|uni-trier\.de|dagstuhl\.de)/rec/)(?:(?:bibtex|bib[12]?|html|xml|ris)/)?)"
     rf"({_TYPES}(?:/[A-Za-z0-9][A-Za-z0-9_'.-]{{0,99}}){{1,3}})"
@@ -32,16 +32,13 @@ _KEY = re.compile(
 """A type, then one to three path segments; each segment is bounded and starts with a letter or
 digit, so the pattern is linear. A trailing ``.html``/``.bib``/``.xml`` of a URL is cut off
 after matching."""
-_URL_SUFFIX = re.compile(r"\.(?:html|bib|xml|ris|nt|rdf|ttl)$")
-_CORR = re.compile(r"journals/corr/abs-([0-9]{4})-([0-9]{4,5})(?:v[0-9]+)?")
+_URL_SUFFIX = LazyPattern(r"\.(?:html|bib|xml|ris|nt|rdf|ttl)$")
+_CORR = LazyPattern(r"journals/corr/abs-([0-9]{4})-([0-9]{4,5})(?:v[0-9]+)?")
 
 
 def find_dblp(text: str) -> Iterator[Mention]:
     """DBLP keys after ``DBLP:`` and in ``dblp.org/rec/<key>`` URLs; CoRR keys alias arXiv."""
-    low = lowered(text)
-    if "dblp" not in low:
-        return
-    for at in hint_positions(low, ("dblp",)):
+    for at in needle_positions(text, "dblp"):
         m = _KEY.match(text, at)
         if m is None:
             continue

@@ -15,6 +15,7 @@ from urllib.parse import unquote
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = [
     "ARXIV_DOI_PREFIX",
@@ -47,20 +48,20 @@ Stops at white space, control characters (a NUL is never part of a DOI), quotes,
 ``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and fragment), en/em dashes, CJK and full-width
 punctuation, and ``<`` unless a digit follows (SICI DOIs hold ``<2.0.CO;2-``)."""
 
-_CONTINUATION = re.compile(
+_CONTINUATION = LazyPattern(
     r"(?:\r\n|[\n\r\v\f\x85\u2028\u2029])[ \t]*((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))+)"
 )
 """A DOI suffix that runs into a line break, and the next line's first token: a DOI has no
 fixed length, so ``10.1000/made.`` + ``up.42`` on the next line may be one DOI cut by the
 wrap, or a DOI and a word. Both readings name the citation (see :func:`find_doi`)."""
 
-_ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#[xX][0-9A-Fa-f]+);")
+_ENTITY = LazyPattern(r"&(?:[A-Za-z]+|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 _TRAILING = ".,;:!*_~"
 _CLOSERS = {")": "(", ">": "<", "}": "{"}
-_DOI_CONTEXT = re.compile(r"(?i:doi)(?:[ \t]*:[ \t]*|[ \t]+|\.org/)$")
+_DOI_CONTEXT = LazyPattern(r"(?i:doi)(?:[ \t]*:[ \t]*|[ \t]+|\.org/)$")
 
 
-_BRACKET = re.compile(r"[()<>{}]")
+_BRACKET = LazyPattern(r"[()<>{}]")
 
 
 def _cut_unbalanced(suffix: str) -> str:
@@ -121,7 +122,7 @@ _PREPRINT_TAILS = (
     ".full.pdf+html", ".full.pdf", ".full-text", ".full", ".abstract", ".supplementary-material",
     ".article-info", ".article-metrics", ".pdf",
 )  # fmt: skip
-_PREPRINT_VERSION = re.compile(r"v([0-9]{1,3})$")
+_PREPRINT_VERSION = LazyPattern(r"v([0-9]{1,3})$")
 _SUPPLEMENT = "/suppl_file/"
 
 _ACL_SUFFIX_PREFIX = ACL_DOI_PREFIX.split("/", 1)[1]
@@ -129,7 +130,7 @@ _ACL_SUFFIX_PREFIX = ACL_DOI_PREFIX.split("/", 1)[1]
 
 _URL_WINDOW = 512
 """How far back from a DOI to look for the start of the URL it sits in."""
-_URL_STOP = re.compile(r"[\s<>\"`{}|\\^]")
+_URL_STOP = LazyPattern(r"[\s<>\"`{}|\\^]")
 _SCHEME_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 

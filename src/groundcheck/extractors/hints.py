@@ -11,22 +11,57 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
-__all__ = ["hint_positions", "lowered", "word_matches"]
+__all__ = [
+    "hint_positions",
+    "hints_in",
+    "lowered",
+    "needle_positions",
+    "text_memo",
+    "word_matches",
+]
+
+T = TypeVar("T")
 
 _DOTTED_CAPITAL_I = "\u0130"
 """The one character whose lower case is two characters long (``İ`` -> ``i̇``); replaced before
 lowering so offsets in the lowered copy equal offsets in the text."""
 
 _CACHE_FROM = 4096
-"""Short texts (a URL handed to a family finder) are lowered afresh, so they never evict the
+"""Short texts (a URL handed to a family finder) are looked at afresh, so they never evict the
 long text every extractor is reading."""
 _cache_lock = threading.Lock()
-_cache: tuple[tuple[str, str], ...] = ()
+_cache: tuple[tuple[str, dict[str, Any]], ...] = ()
 _CACHED = 2
-"""Texts whose lower-cased copy is kept: a tool output's matching view and the joined fields
-of its records are read in turn, and then the view again (its listings)."""
+"""Texts whose lower-cased copy and needle positions are kept: a tool output's matching view
+and the joined fields of its records are read in turn, and then the view again (its
+listings)."""
+
+
+def _memo(text: str) -> dict[str, Any] | None:
+    """What has been found in ``text`` so far (None for a short text, never cached)."""
+    global _cache
+    if len(text) < _CACHE_FROM:
+        return None
+    for original, found in _cache:
+        if original is text:
+            return found
+    found = {}
+    with _cache_lock:
+        _cache = ((text, found), *_cache[: _CACHED - 1])
+    return found
+
+
+def _lower(text: str) -> str:
+    if _DOTTED_CAPITAL_I in text:
+        low = text.replace(_DOTTED_CAPITAL_I, "\x00").lower()
+    else:
+        low = text.lower()
+    if len(low) != len(text):  # pragma: no cover - no other character changes length
+        low = "".join(c.lower() if len(c.lower()) == 1 else "\x00" for c in text)
+    return low
 
 
 def lowered(text: str) -> str:
@@ -39,20 +74,69 @@ def lowered(text: str) -> str:
     >>> lowered("See PMID: 1")
     'see pmid: 1'
     """
-    global _cache
-    for original, low in _cache:
-        if original is text:
-            return low
-    if _DOTTED_CAPITAL_I in text:
-        low = text.replace(_DOTTED_CAPITAL_I, "\x00").lower()
-    else:
-        low = text.lower()
-    if len(low) != len(text):  # pragma: no cover - no other character changes length
-        low = "".join(c.lower() if len(c.lower()) == 1 else "\x00" for c in text)
-    if len(text) >= _CACHE_FROM:
-        with _cache_lock:
-            _cache = ((text, low), *_cache[: _CACHED - 1])
+    memo = _memo(text)
+    if memo is None:
+        return _lower(text)
+    low: str | None = memo.get(_LOWER)
+    if low is None:
+        low = memo[_LOWER] = _lower(text)
     return low
+
+
+_LOWER = "\x00lower"
+"""The memo key of the lower-cased copy (never a needle: needles are printable)."""
+
+
+def needle_positions(text: str, needle: str) -> list[int]:
+    """Every offset in ``text`` where the lower-case literal ``needle`` starts, any case.
+
+    This is the literal prefilter every family shares: each needle is searched once per text,
+    however many extractors ask for it (PubMed ids and PMCIDs both look for ``pubmed``, and an
+    extractor that asks whether a needle occurs asks again for where), on the lower-cased copy
+    at substring-search speed (about 1 GB/s; a case-insensitive regex tests every position).
+    The list is shared with every other caller: read it, never change it.
+
+    >>> needle_positions("PMID 1, pmid 2", "pmid")
+    [0, 8]
+    """
+    memo = _memo(text)
+    if memo is not None:
+        known: list[int] | None = memo.get(needle)
+        if known is not None:
+            return known
+    low = lowered(text)
+    stem = _STEMS.get(needle)
+    found: list[int]
+    if stem is not None:  # one scan for the stem serves every needle that starts with it
+        found = [at for at in needle_positions(text, stem) if low.startswith(needle, at)]
+    else:
+        found = []
+        at = low.find(needle)
+        while at != -1:
+            found.append(at)
+            at = low.find(needle, at + 1)
+    if memo is not None:
+        memo[needle] = found
+    return found
+
+
+_STEMS = {"pmid": "pm", "pmc": "pm", "openalex": "open", "openreview.net/": "open"}
+"""Needles found through a shorter literal they start with, shared with another needle: one
+full-text scan for ``pm`` instead of one for ``pmid`` and one for ``pmc`` (rare in prose:
+"development" has one), one for ``open`` instead of two."""
+
+
+def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:
+    """``compute(text)``, computed once per long text and kept with its needle positions (a
+    scan several extractors share: the dots after four digits, for arXiv and ACL ids)."""
+    memo = _memo(text)
+    if memo is None:
+        return compute(text)
+    key = "\x00" + key  # never a needle
+    if key not in memo:
+        memo[key] = compute(text)
+    value: T = memo[key]
+    return value
 
 
 def hint_positions(low: str, needles: Iterable[str]) -> Iterator[int]:
@@ -68,6 +152,21 @@ def hint_positions(low: str, needles: Iterable[str]) -> Iterator[int]:
             found.add(at)
             at = low.find(needle, at + 1)
     yield from sorted(found)
+
+
+def hints_in(text: str, needles: Iterable[str]) -> list[int]:
+    """:func:`hint_positions` of ``text`` itself, from the shared per-text needle positions:
+    every offset where one of ``needles`` starts, in order, once each.
+
+    >>> hints_in("PMC1 and PubMed", ("pmc", "pubmed"))
+    [0, 9]
+    """
+    if len(text) < _CACHE_FROM:  # nothing kept: lower the text once, not once per needle
+        return list(hint_positions(_lower(text), needles))
+    lists = [positions for n in needles if (positions := needle_positions(text, n))]
+    if len(lists) == 1:
+        return lists[0]
+    return sorted({at for positions in lists for at in positions})
 
 
 _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import lowered, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = [
     "ISBN",
@@ -37,7 +38,7 @@ __all__ = [
 SCHEME = "isbn"
 ISBN = Scheme(SCHEME, "ISBN", "ISBN ")
 
-_LABELLED = re.compile(
+_LABELLED = LazyPattern(
     r"(?<![A-Za-z0-9])[Ii]?[Ss][Bb][Nn][Ss]?(?:[-_]?1[03]|[ ]1[03](?=[ \t]{0,4}:))?"
     r"[ \t]{0,4}:?[ \t]{0,4}"
     r"([0-9]+(?:[- ][0-9]+){0,13}(?:[- ]?[Xx](?![A-Za-z0-9]))?)"
@@ -45,12 +46,12 @@ _LABELLED = re.compile(
 """A label, then digits in groups separated by single hyphens or spaces, and a final ``X``.
 At most 14 groups are read (an ISBN has 13 digits), so a flood of ``1-1-1-...`` after one
 label costs a constant."""
-_BARE = re.compile(r"97[89](?:-[0-9]+){3}-[0-9](?![0-9A-Za-z_-])")
+_BARE = LazyPattern(r"97[89](?:-[0-9]+){3}-[0-9](?![0-9A-Za-z_-])")
 """A hyphenated ISBN-13 without a label: exactly five groups, 13 digits checked below. It starts
 with the literal ``97`` so the engine searches for it; the left boundary (not after a letter,
 digit or ``/ . _ -``) is checked by hand."""
 _NOT_BEFORE_BARE = frozenset("/._-")
-_GROUP = re.compile(r"[0-9]+|[Xx]")
+_GROUP = LazyPattern(r"[0-9]+|[Xx]")
 
 
 def isbn10_check(first9: str) -> str:
@@ -137,9 +138,10 @@ def find_isbn(text: str) -> Iterator[Mention]:
     ``SBN`` numbers (nine digits) are ISBN-10s with a leading ``0``.
     """
     labelled: list[tuple[int, int]] = []
-    low = lowered(text)
-    if "sbn" in low:
-        for at in hint_positions(low, ("sbn",)):
+    sbn = needle_positions(text, "sbn")
+    if sbn:
+        low = lowered(text)
+        for at in sbn:
             start = at - 1 if at and low[at - 1] == "i" else at
             if labelled and start < labelled[-1][1]:
                 continue

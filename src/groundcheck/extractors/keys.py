@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-import re
+from groundcheck.text import LazyPattern
 
 __all__ = ["EVIDENCE_KEYS", "labelled", "scheme_of_key"]
 
@@ -54,8 +54,8 @@ and the form the extractors read. ``paperid`` only renders a 40-hex value (Seman
 paper SHA); a ``forum``/``id`` inside an OpenReview note needs the record around it and is left
 to the OpenReview loader."""
 
-_SEPARATORS = re.compile(r"[-_ ]")
-_S2_SHA = re.compile(r"[0-9A-Fa-f]{40}")
+_SEPARATORS = LazyPattern(r"[-_ ]")
+_S2_SHA = LazyPattern(r"[0-9A-Fa-f]{40}")
 _MAX_VALUE = 300
 
 

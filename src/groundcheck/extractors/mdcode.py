@@ -16,18 +16,20 @@ from bisect import bisect_right
 
 from attrs import frozen
 
+from groundcheck.text import LazyPattern
+
 __all__ = ["BIBTEX", "CODE", "CodeRegions", "might_have_code", "on_indented_line"]
 
 CODE = "code"
 BIBTEX = "bibtex"
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
-_INDENTED = re.compile(r"^(?: {4}|[ ]{0,3}\t)[ \t]*\S", re.MULTILINE)
-_TICKS = re.compile(r"`+")
-_BLANK_LINE = re.compile(r"\n[ \t]*(?=\n)")
-_LIST_ITEM = re.compile(r"[ ]{0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+_FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})([^\n]*)$", re.MULTILINE)
+_INDENTED = LazyPattern(r"^(?: {4}|[ ]{0,3}\t)[ \t]*\S", re.MULTILINE)
+_TICKS = LazyPattern(r"`+")
+_BLANK_LINE = LazyPattern(r"\n[ \t]*(?=\n)")
+_LIST_ITEM = LazyPattern(r"[ ]{0,3}(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 _BIBTEX_INFO = frozenset({"bibtex", "bib", "biblatex"})
-_BIBTEX_ENTRY = re.compile(r"\s*@[A-Za-z]+\s*[{(]")
+_BIBTEX_ENTRY = LazyPattern(r"\s*@[A-Za-z]+\s*[{(]")
 
 
 def might_have_code(text: str) -> bool:

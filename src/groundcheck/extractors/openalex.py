@@ -9,19 +9,19 @@ sources and institutions (``A``, ``S``, ``I``) are not papers.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["OPENALEX", "OPENALEX_EXTRACTOR", "find_openalex"]
 
 SCHEME = "openalex"
 OPENALEX = Scheme(SCHEME, "OpenAlex", "https://openalex.org/")
 
-_WORK = re.compile(
+_WORK = LazyPattern(
     r"(?<![A-Za-z0-9-])(?:(?i:openalex\.org/(?:works/)?)"
     r"|(?i:openalex)(?:[ \t]{0,4}:[ \t]{0,4}|[ \t]{1,4}(?i:id)[ \t]{0,4}:?[ \t]{0,4}))"
     r"([Ww][0-9]{4,12})(?![0-9A-Za-z])"
@@ -30,10 +30,7 @@ _WORK = re.compile(
 
 def find_openalex(text: str) -> Iterator[Mention]:
     """OpenAlex work ids: ``openalex.org/W2741809807``, ``openalex:W2741809807``."""
-    low = lowered(text)
-    if "openalex" not in low:
-        return
-    for at in hint_positions(low, ("openalex",)):
+    for at in needle_positions(text, "openalex"):
         m = _WORK.match(text, at)
         if m is not None:
             yield Mention(Identifier(SCHEME, m.group(1).upper()), m.start(1), m.end(1))

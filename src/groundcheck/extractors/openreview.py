@@ -10,12 +10,12 @@ does not change the work; ``/references/pdf?id=``, ``/revisions?id=``, ``/pdf/<h
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["OPENREVIEW", "OPENREVIEW_EXTRACTOR", "find_openreview"]
 
@@ -23,10 +23,10 @@ SCHEME = "openreview"
 OPENREVIEW = Scheme(SCHEME, "OpenReview", "https://openreview.net/forum?id=")
 """Cited as the forum URL, the form people write."""
 
-_PAGE = re.compile(r"(?<![A-Za-z0-9-])(?i:openreview\.net)/(?:forum|pdf|attachment)\?")
+_PAGE = LazyPattern(r"(?<![A-Za-z0-9-])(?i:openreview\.net)/(?:forum|pdf|attachment)\?")
 """The host (any case) and a forum page; the id is then read from the query by hand."""
-_QUERY_END = re.compile(r"[\s#\"'<>]")
-_ID = re.compile(r"[A-Za-z0-9_-]{7,14}")
+_QUERY_END = LazyPattern(r"[\s#\"'<>]")
+_ID = LazyPattern(r"[A-Za-z0-9_-]{7,14}")
 _ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _MAX_QUERY = 2048
 """Real OpenReview queries are a few dozen characters; reading at most this much per URL keeps
@@ -35,10 +35,7 @@ a flood of parameters (or of URLs without white space) linear."""
 
 def find_openreview(text: str) -> Iterator[Mention]:
     """OpenReview forum ids in ``openreview.net/forum?id=``, ``/pdf?id=``, ``/attachment?id=``."""
-    low = lowered(text)
-    if "openreview.net/" not in low:
-        return
-    for at in hint_positions(low, ("openreview.net/",)):
+    for at in needle_positions(text, "openreview.net/"):
         page = _PAGE.match(text, at)
         if page is None:
             continue

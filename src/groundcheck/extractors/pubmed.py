@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import hints_in, lowered, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = [
     "PMCID",
@@ -45,7 +46,7 @@ _SP = r"[ \t]{0,8}"
 _NUMBER = r"[0-9]+(?:\.[1-9][0-9]?(?![0-9]))?"
 """A number and its version: versions count from 1 ("not versioned ... version 1"), so ``.0``
 is no version and ``PMID: 1.0`` is PMID 1 before a full stop."""
-_PMID_LABEL = re.compile(
+_PMID_LABEL = LazyPattern(
     r"(?<![A-Za-z0-9])"
     r"(?:(?:[Pp][Mm][Ii][Dd][Ss]?|[Pp][Uu][Bb][Mm][Ee][Dd][ \t_-]?[Ii][Dd][Ss]?)"
     rf"(?:{_SP}[:=#]{_SP}|[ \t]{{1,8}})|[Pp][Uu][Bb][Mm][Ee][Dd]{_SP}[:=#]{_SP})"
@@ -55,7 +56,7 @@ _PMID_LABEL = re.compile(
 and a list after one label (``PMIDs: 1, 2 and 3``). ``PubMed`` alone needs ``:``/``=``/``#``:
 "searched PubMed 2010-2020" names no paper. Runs of blanks are bounded, so a flood of spaces
 costs a constant per label."""
-_LIST_ITEM = re.compile(r"([0-9]+)(?:\.([1-9][0-9]?)(?![0-9]))?")
+_LIST_ITEM = LazyPattern(r"([0-9]+)(?:\.([1-9][0-9]?)(?![0-9]))?")
 _PMID_URL = re.compile(
     r"(?<![A-Za-z0-9-])(?:[Pp][Uu][Bb][Mm][Ee][Dd]\.[Nn][Cc][Bb][Ii]\.[Nn][Ll][Mm]\.[Nn][Ii][Hh]"
     r"\.[Gg][Oo][Vv]/|(?i:ncbi\.nlm\.nih\.gov/pubmed/)|(?i:europepmc\.org/(?:article|abstract)/med/))"
@@ -63,19 +64,22 @@ _PMID_URL = re.compile(
 )
 """PubMed and Europe PMC ``MED`` URLs; ``/?term=`` (a search) has no number here and is skipped."""
 
-_PMC_ID = re.compile(r"(?<![A-Za-z0-9])[Pp][Mm][Cc]([0-9]+)(?:\.([1-9][0-9]{0,2}))?(?![0-9A-Za-z])")
+_PMC_ID = LazyPattern(
+    r"(?<![A-Za-z0-9])[Pp][Mm][Cc]([0-9]+)(?:\.([1-9][0-9]{0,2}))?(?![0-9A-Za-z])"
+)
 """``PMC3531190``, ``pmc3531190`` (URLs), ``PMC13187626.1``. ``PMC 123`` (a space) is not one."""
-_PMCID_LABEL = re.compile(
+_PMCID_LABEL = LazyPattern(
     r"(?<![A-Za-z0-9])"
     r"(?:(?i:pmc[_-]?id(?:[_-]?ver)?)|[Pp][Mm][Cc]|(?i:pubmed[ _-]?central(?:[ _-]?id)?))"
     rf"{_SP}[:=]{_SP}([0-9]+)(?![0-9A-Za-z]|\.[0-9])"
 )
 """A PMCID label followed by bare digits, which get the ``PMC`` prefix (Semantic Scholar writes
 ``PMCID:2323736``)."""
-_PMCID_EUROPE = re.compile(r"(?i:europepmc\.org/(?:article|abstract)/pmc/)([0-9]+)(?![0-9])")
+_PMCID_EUROPE = LazyPattern(r"(?i:europepmc\.org/(?:article|abstract)/pmc/)([0-9]+)(?![0-9])")
 
 _PMID_HINTS = ("pmid", "pubmed")
 _PMCID_HINTS = ("pmc", "pubmed")
+_EUROPE_PMC = "europepmc.org/"
 
 
 def _pmid_mention(digits: str, start: int, end: int, version: str | None) -> Mention:
@@ -116,11 +120,13 @@ def find_pmid(text: str) -> Iterator[Mention]:
     ``PMID: 123456789`` (9 digits) and ``PMID: 0`` are malformed; ``PMID: PMC128915`` is a
     PMCID under the wrong label and yields no PMID.
     """
-    low = lowered(text)
-    if "pmid" not in low and "pubmed" not in low and "europepmc" not in low:
+    hints = hints_in(text, _PMID_HINTS)
+    europe = _europe_pmc(text)
+    if not hints and not europe:
         return
+    low = lowered(text)
     resume = 0
-    for at in hint_positions(low, _PMID_HINTS):
+    for at in hints:
         if at < resume:
             continue
         m = _PMID_LABEL.match(text, at) or _PMID_URL.match(text, at)
@@ -134,11 +140,21 @@ def find_pmid(text: str) -> Iterator[Mention]:
             continue
         for item in _LIST_ITEM.finditer(text, m.start(1), m.end(1)):
             yield _pmid_mention(item.group(1), item.start(), item.end(), item.group(2))
-    if "europepmc" in low:
-        for at in hint_positions(low, ("europepmc.org/",)):
-            m = _PMID_URL.match(text, at)
-            if m is not None:
-                yield _pmid_mention(m.group(1), m.start(1), m.end(1), None)
+    for at in europe:
+        m = _PMID_URL.match(text, at)
+        if m is not None:
+            yield _pmid_mention(m.group(1), m.start(1), m.end(1), None)
+
+
+def _europe_pmc(text: str) -> list[int]:
+    """Where ``europepmc.org/`` starts, from the ``pmc`` positions PMCIDs need anyway (one
+    scan fewer of the whole text)."""
+    low = lowered(text)
+    return [
+        at - 6
+        for at in needle_positions(text, "pmc")
+        if at >= 6 and low.startswith(_EUROPE_PMC, at - 6)
+    ]
 
 
 def find_pmcid(text: str) -> Iterator[Mention]:
@@ -146,11 +162,12 @@ def find_pmcid(text: str) -> Iterator[Mention]:
 
     10 digits or more, and ``PMC0``, are malformed.
     """
-    low = lowered(text)
-    if "pmc" not in low and "pubmed" not in low:
+    hints = hints_in(text, _PMCID_HINTS)
+    if not hints:
         return
+    low = lowered(text)
     seen_end = 0
-    for at in hint_positions(low, _PMCID_HINTS):
+    for at in hints:
         if at < seen_end:
             continue
         label = _PMCID_LABEL.match(text, at)

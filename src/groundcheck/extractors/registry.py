@@ -19,6 +19,7 @@ live in :mod:`groundcheck.extractors.builtin`, which imports this module (never 
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, overload, runtime_checkable
@@ -28,6 +29,7 @@ from groundcheck.model import Mention, Scheme
 
 if TYPE_CHECKING:  # importlib.metadata costs ~40 ms; load it only when plug-ins are discovered
     from importlib.metadata import EntryPoint
+    from pathlib import Path
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -169,6 +171,90 @@ def _load_entry_point(name: str, ep: EntryPoint) -> Extractor:
         raise PluginError(f"{where} is not usable: {type(exc).__name__}: {exc}") from exc
 
 
+def _entry_points(group: str) -> Iterable[EntryPoint]:
+    """The entry points of ``group``; importlib.metadata only when a plug-in may be installed.
+
+    Importing importlib.metadata and reading every installed distribution costs 60-80 ms of
+    each start-up (the whole of the seed check's budget), and almost always finds nothing. So
+    :func:`_may_provide` first looks, cheaply, for any distribution on ``sys.path`` whose
+    ``entry_points.txt`` names the group; only then is importlib.metadata asked. A test (or a
+    host) that replaced ``importlib.metadata.entry_points`` is always asked.
+    """
+    metadata = sys.modules.get("importlib.metadata")
+    replaced = metadata is not None and not _genuine(getattr(metadata, "entry_points", None))
+    if not replaced and not _may_provide(group):
+        return ()
+    from importlib.metadata import entry_points
+
+    return entry_points(group=group)
+
+
+def _genuine(func: Any) -> bool:
+    return getattr(func, "__module__", None) == "importlib.metadata"
+
+
+_scans: dict[tuple[str, tuple[tuple[str, int], ...]], bool] = {}
+_scans_lock = threading.Lock()
+
+
+def _may_provide(group: str) -> bool:
+    """Whether any distribution on ``sys.path`` may declare entry points of ``group``.
+
+    True is "ask importlib.metadata", never a promise: a path entry this scan cannot read
+    (a zip, an egg) or a distribution finder other than the standard one answers True. The
+    answer is kept per group and per set of path directories and their mtimes (installing or
+    removing a distribution changes its directory's mtime), so discovering twice scans once.
+    """
+    from pathlib import Path
+
+    if any(_finds_distributions(f) for f in sys.meta_path):
+        return True
+    stamps: list[tuple[str, int]] = []
+    for entry in sys.path:
+        path = Path(entry or ".")
+        try:
+            stat = path.stat()
+        except OSError:
+            continue  # a missing path entry holds no distribution
+        if not path.is_dir() or path.suffix == ".egg":
+            return True
+        stamps.append((str(path), stat.st_mtime_ns))
+    key = (group, tuple(stamps))
+    known = _scans.get(key)
+    if known is None:
+        known = any(_dir_mentions(Path(path), group) for path, _ in stamps)
+        with _scans_lock:
+            _scans[key] = known
+    return known
+
+
+def _finds_distributions(finder: Any) -> bool:
+    """A meta-path finder, other than the standard path finder, that lists distributions."""
+    import importlib.machinery
+
+    return finder is not importlib.machinery.PathFinder and callable(
+        getattr(finder, "find_distributions", None)
+    )
+
+
+def _dir_mentions(path: Path, group: str) -> bool:
+    """Whether a ``*.dist-info`` or ``*.egg-info`` in ``path`` names ``group`` anywhere in its
+    ``entry_points.txt`` (a loose test: a false alarm only means importlib.metadata is asked)."""
+    try:
+        entries = list(path.iterdir())
+    except OSError:
+        return False
+    for entry in entries:
+        if not entry.name.endswith((".dist-info", ".egg-info")):
+            continue
+        try:
+            if group in (entry / "entry_points.txt").read_text(encoding="utf-8"):
+                return True
+        except (OSError, UnicodeDecodeError):
+            continue
+    return False
+
+
 def _coerce(obj: Any, name: str | None) -> Extractor:
     """Accept an Extractor instance, a class that builds one, or a plain function."""
     if isinstance(obj, type):
@@ -268,10 +354,8 @@ class Registry:
         loaded is set aside instead: :meth:`broken` lists it with its error, and running all
         extractors skips it, so one broken plug-in does not stop the others.
         """
-        from importlib.metadata import entry_points
-
         added = []
-        for ep in sorted(entry_points(group=group), key=lambda e: (e.name, e.value)):
+        for ep in sorted(_entry_points(group), key=lambda e: (e.name, e.value)):
             current = self._entries.get(ep.name)
             if (
                 current is not None

@@ -10,25 +10,25 @@ those families' extractors.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["S2", "S2_CORPUS", "S2_EXTRACTOR", "find_semanticscholar"]
 
 S2 = Scheme("s2", "Semantic Scholar", "https://www.semanticscholar.org/paper/")
 S2_CORPUS = Scheme("s2-corpus", "Semantic Scholar corpus", "CorpusId:")
 
-_PAPER = re.compile(
+_PAPER = LazyPattern(
     r"(?<![A-Za-z0-9-])(?i:semanticscholar\.org/(?:graph/v1/|api/1/|v1/)?paper/)"
     r"(?:[^\s/?#\"'<>]{1,300}/)?([0-9A-Fa-f]{40})(?![0-9A-Za-z])"
 )
 """The SHA after ``/paper/`` or after ``/paper/<slug>/``; the slug is bounded and holds no
 ``/``, so each URL costs a bounded amount."""
-_CORPUS = re.compile(
+_CORPUS = LazyPattern(
     r"(?<![A-Za-z0-9])(?i:corpus[ \t]?id)[ \t]{0,4}:[ \t]{0,4}([0-9]{1,12})(?![0-9A-Za-z])"
 )
 """``CorpusId:215416146``, ``CorpusID: 215416146``, ``Corpus ID: 215416146`` (also inside
@@ -37,18 +37,15 @@ _CORPUS = re.compile(
 
 def find_semanticscholar(text: str) -> Iterator[Mention]:
     """Semantic Scholar paper SHAs in paper URLs and CorpusIds after a ``CorpusId:`` prefix."""
-    low = lowered(text)
-    if "semanticscholar.org/" in low:
-        for at in hint_positions(low, ("semanticscholar.org/",)):
-            m = _PAPER.match(text, at)
-            if m is not None:
-                yield Mention(Identifier(S2.name, m.group(1).lower()), m.start(1), m.end(1))
-    if "corpus" in low:
-        for at in hint_positions(low, ("corpus",)):
-            m = _CORPUS.match(text, at)
-            if m is not None:
-                number = m.group(1).lstrip("0") or "0"
-                yield Mention(Identifier(S2_CORPUS.name, number), m.start(1), m.end(1))
+    for at in needle_positions(text, "semanticscholar.org/"):
+        m = _PAPER.match(text, at)
+        if m is not None:
+            yield Mention(Identifier(S2.name, m.group(1).lower()), m.start(1), m.end(1))
+    for at in needle_positions(text, "corpus"):
+        m = _CORPUS.match(text, at)
+        if m is not None:
+            number = m.group(1).lstrip("0") or "0"
+            yield Mention(Identifier(S2_CORPUS.name, number), m.start(1), m.end(1))
 
 
 S2_EXTRACTOR = FunctionExtractor(

@@ -37,7 +37,7 @@ from groundcheck.extractors.acl import find_acl
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.dblp import find_dblp
 from groundcheck.extractors.doi import doi_at, in_publisher_url, registered_domain
-from groundcheck.extractors.hints import hint_positions, lowered
+from groundcheck.extractors.hints import hints_in
 from groundcheck.extractors.isbn import isbn13
 from groundcheck.extractors.mdcode import BIBTEX, CodeRegions, on_indented_line
 from groundcheck.extractors.openalex import find_openalex
@@ -47,6 +47,7 @@ from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.extractors.semanticscholar import find_semanticscholar
 from groundcheck.extractors.urlkey import UrlParts, canonical_url, split_url, unwrap, url_key
 from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = ["URL", "URL_EXTRACTOR", "canonical_url", "find_url"]
 
@@ -55,8 +56,8 @@ URL = Scheme(SCHEME, "URL", "")
 """Cited as its key (``example.com/a``): the key is what two spellings of one page share."""
 
 _RUN = re.compile(r"[^\s<>\"`{}|\\^\u3000-\u303f\uff00-\uffef]*")
-_SPLIT = re.compile(r"[,;](?=(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp])://)")
-_CJK_AFTER_PUNCT = re.compile(
+_SPLIT = LazyPattern(r"[,;](?=(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp])://)")
+_CJK_AFTER_PUNCT = LazyPattern(
     r"[,.;:!?)\]](?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])"
 )
 """Full-width punctuation is folded to ASCII by the text view (``，`` -> ``,``), so in CJK prose
@@ -138,11 +139,8 @@ def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, raw URL) of every URL-shaped piece, in order, before the host check."""
-    low = lowered(text)
-    if "://" not in text and "www." not in low:
-        return
     resume = 0
-    for at in hint_positions(low, ("://", "www.")):
+    for at in hints_in(text, ("://", "www.")):
         if at < resume:
             continue
         if text.startswith("://", at):
@@ -210,12 +208,12 @@ _PATH_FAMILIES: dict[tuple[str, str], tuple[Finder, ...]] = {
     ("huggingface.co", "/papers/"): (find_arxiv,),
 }
 
-_ISBN_PATH = re.compile(r"/(?:isbn/|wiki/Special:BookSources/)([0-9Xx-]{10,17})(?:[/.]|$)")
+_ISBN_PATH = LazyPattern(r"/(?:isbn/|wiki/Special:BookSources/)([0-9Xx-]{10,17})(?:[/.]|$)")
 _ISBN_HOSTS = frozenset({"openlibrary.org", "worldcat.org", "isbnsearch.org"})
-_AMAZON_PATH = re.compile(r"/(?:[^/]{1,200}/)?(?:dp|gp/product)/([0-9]{9}[0-9Xx])(?:[/?]|$)")
-_NATURE_PATH = re.compile(r"/articles/([A-Za-z0-9][A-Za-z0-9._-]{2,80}?)(?:\.pdf)?(?:/|$)")
-_ARCHIVE_PATH = re.compile(r"/web/[0-9]{1,14}(?:[a-z]{2}_|\*)?/(.+)$", re.DOTALL)
-_ARCHIVE_SCHEME = re.compile(r"(?i)(https?|ftp):/+")
+_AMAZON_PATH = LazyPattern(r"/(?:[^/]{1,200}/)?(?:dp|gp/product)/([0-9]{9}[0-9Xx])(?:[/?]|$)")
+_NATURE_PATH = LazyPattern(r"/articles/([A-Za-z0-9][A-Za-z0-9._-]{2,80}?)(?:\.pdf)?(?:/|$)")
+_ARCHIVE_PATH = LazyPattern(r"/web/[0-9]{1,14}(?:[a-z]{2}_|\*)?/(.+)$", re.DOTALL)
+_ARCHIVE_SCHEME = LazyPattern(r"(?i)(https?|ftp):/+")
 
 
 def _first(found: Iterable[Mention], offset: int, not_before: int) -> Mention | None:

@@ -27,6 +27,8 @@ from urllib.parse import unquote
 
 from attrs import frozen
 
+from groundcheck.text import LazyPattern
+
 __all__ = ["TRACKING_PARAMETERS", "UrlParts", "canonical_url", "split_url", "unwrap", "url_key"]
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]{0,15}):(?://)?")
@@ -34,18 +36,18 @@ _DEFAULT_PORTS = {"http": "80", "https": "443", "ftp": "21"}
 _WEB_SCHEMES = frozenset(_DEFAULT_PORTS)
 
 _LABEL = re.compile(r"[^\W_](?:[\w-]{0,61}[^\W_])?")
-_IPV6 = re.compile(r"\[[0-9A-Fa-f:.]{2,45}(?:%25[0-9A-Za-z._~-]{1,20})?\]")
-_PORT = re.compile(r"[0-9]{1,5}")
+_IPV6 = LazyPattern(r"\[[0-9A-Fa-f:.]{2,45}(?:%25[0-9A-Za-z._~-]{1,20})?\]")
+_PORT = LazyPattern(r"[0-9]{1,5}")
 
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _PATH_SAFE = _UNRESERVED | frozenset("!$&'()*+,;=:@")
 """Decoded in the path (B9): characters a path segment may hold literally, which servers decode
 before routing. Never ``/ ? # %``: decoding those changes where the path splits."""
 
-_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})?")
+_ESCAPE = LazyPattern(r"%([0-9A-Fa-f]{2})?")
 """A percent-escape, or a stray ``%`` (written ``%25``, so no decoded neighbour can later join
 it into an escape: ``%a%41`` is ``%25aA``, never ``%aA`` that a second pass reads as ``%AA``)."""
-_MUST_ENCODE = re.compile(r"[^\x21-\x7e]|[\"<>`{}|\\^]+")
+_MUST_ENCODE = LazyPattern(r"[^\x21-\x7e]|[\"<>`{}|\\^]+")
 """Non-ASCII, controls, space and the ASCII characters WHATWG always escapes: IRI -> URI (A7)."""
 
 TRACKING_PARAMETERS = frozenset(
@@ -104,7 +106,7 @@ _REDIRECTORS: dict[tuple[str, str], tuple[str, ...]] = {
 }
 """Redirect wrappers whose target is a query parameter (ClearURLs ``redirections``)."""
 _MAX_UNWRAP = 4
-_AMP_PATH = re.compile(r"/(?:[cvi]/|amp/)(s/)?([^/]+(?:/.*)?)$", re.DOTALL)
+_AMP_PATH = LazyPattern(r"/(?:[cvi]/|amp/)(s/)?([^/]+(?:/.*)?)$", re.DOTALL)
 
 
 @frozen

@@ -41,6 +41,9 @@ class RenderContext:
     columns are not lines of that file."""
     report: str | None = None
     """HTML: the report text itself, shown with its citations highlighted."""
+    indent: int | None = None
+    """JSON: spaces per level, or None (the default) for compact JSON, one line: machine
+    output is read by programs, and compact JSON is written by the C encoder, ~3x faster."""
 
 
 Renderer = Callable[[Any, RenderContext], str]
@@ -52,8 +55,16 @@ def _verdict_text(value: Any, ctx: RenderContext) -> str:
     return verdict_text(value, ctx.path, color=ctx.color, quiet=ctx.quiet)
 
 
+def _json_text(data: Any, indent: int | None) -> str:
+    """``data`` as JSON (compact unless ``indent``), ending in one newline like every output."""
+    from groundcheck.model import dumps
+
+    text = dumps(data, indent=indent, compact=True)
+    return text if text.endswith("\n") else text + "\n"
+
+
 def _verdict_json(value: Any, ctx: RenderContext) -> str:
-    return str(value.to_json())
+    return _json_text(value.to_dict(), ctx.indent)
 
 
 def _verdict_sarif(value: Any, ctx: RenderContext) -> str:
@@ -81,12 +92,10 @@ def _citations_text(value: Any, ctx: RenderContext) -> str:
 
 
 def _json(value: Any, ctx: RenderContext) -> str:
-    from groundcheck.model import dumps
-
     data = value.to_dict() if hasattr(value, "to_dict") else value
     if isinstance(data, (list, tuple)):
         data = [item.to_dict() if hasattr(item, "to_dict") else item for item in data]
-    return dumps(data)
+    return _json_text(data, ctx.indent)
 
 
 def _rate_text(value: Any, ctx: RenderContext) -> str:
