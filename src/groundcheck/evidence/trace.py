@@ -19,6 +19,7 @@ from attrs import evolve, field, frozen
 
 from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.listings import harvest
+from groundcheck.evidence.mentions import output_mentions
 from groundcheck.evidence.provenance import (
     FETCH,
     WRITE_TOOLS,
@@ -175,7 +176,7 @@ def make_evidence(
     if view:
         if arguments:
             echoes.extend(echo_spans(view, _in_view(arguments, view)))
-        every = find_mentions(view, extractors)
+        every = output_mentions(view, extractors)
         found = [m for m, _ in every if m.malformed is None]
         if names and found:
             echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))
