@@ -229,7 +229,7 @@ def title_text(
     return "".join(pieces), kept
 
 
-_OPENERS = "\"“‘«[\r"
+_OPENERS = '"“‘«[\r'
 _YEAR_HEADS = (re.compile(r"20\d\d"), re.compile(r"1[6-9]\d\d"))
 """Where a year may be (two patterns with a literal head: each is a fast scan)."""
 _GLUED_LABEL = re.compile(r"[A-Za-z]{1,16}:")
