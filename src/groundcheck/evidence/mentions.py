@@ -50,6 +50,8 @@ _HEADING_START = frozenset("#\\*_=-")
 """First characters of the lines the document parser may read as a heading (with the label
 words): ATX, LaTeX, bold lines and setext underlines."""
 _MIN_SAVING = 8
+_SMALL = 4096
+"""Only so much of a text is counted to tell whether it has enough blocks to be worth a copy."""
 """Fewer plain lines than this: the real text is read, the copy would cost more than it saves."""
 
 
@@ -60,6 +62,8 @@ def output_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Me
     rules are the ones the copy keeps); any other extractor with ``find_beside`` means the
     text is read as it is.
     """
+    if text.count("\n\n", 0, _SMALL) < 2 * _MIN_SAVING - 1:
+        return find_mentions(text, extractors)  # too few blocks to collapse: no copy
     second = [e for e in extractors if callable(getattr(e, "find_beside", None))]
     if not second or any(type(e) is not TitleExtractor for e in second):
         return find_mentions(text, extractors)
