@@ -114,7 +114,9 @@ def title_text(
     >>> len(copy) == len(out), copy.count("\\n"), copy[-34:]
     (True, 2, 'See "Toy Models of Superposition".')
     """
-    if _FENCE_LINE.search(text) or ("@" in text and _BIBTEX.search(text)):
+    if (("```" in text or "~~~" in text) and _FENCE_LINE.search(text)) or (
+        "@" in text and _BIBTEX.search(text)
+    ):
         return None
     # Blocks between blank lines: a block without a line break is one line between blank
     # lines (a block starting with a line break follows a blank line of its own: kept).
@@ -122,7 +124,7 @@ def title_text(
     n = len(blocks)
     if n < 2 * _MIN_SAVING:
         return None
-    starts = list(accumulate((len(b) + 2 for b in blocks), initial=0))
+    starts = list(accumulate(map((2).__add__, map(len, blocks)), initial=0))
     bad = bytearray(n)
 
     def block_of(offset: int) -> int:
@@ -183,8 +185,9 @@ def title_text(
         head = block[:1]
         label = False
         if len(block) <= 80:
-            known = labels.get(block)
-            label = labels[block] = _label(block) if known is None else known
+            label = labels.get(block)
+            if label is None:
+                label = labels[block] = _label(block)
         if head in " \t":
             head = block.lstrip(" \t")[:1]
         if label or head in _HEADING_START:
@@ -278,7 +281,12 @@ def _plain_alone(block: str, extractor: TitleExtractor) -> bool:
 
 def _label(line: str) -> bool:
     """Could the parser read this line as a label heading (``References``, ``Sources:``)?"""
+    if len(line) > _LONGEST_LABEL and len(line.strip(" \t:")) > _LONGEST_LABEL:
+        return False  # (case folding never shortens a text)
     return line.strip(" \t").rstrip(" \t:").strip().casefold() in _LABEL_WORDS
+
+
+_LONGEST_LABEL = max(map(len, _LABEL_WORDS))
 
 
 def _opens_section(block: str) -> bool:
