@@ -183,7 +183,7 @@ def title_text(
                 break
             continue
         head = block[:1]
-        label = False
+        label: bool | None = False
         if len(block) <= 80:
             label = labels.get(block)
             if label is None:
