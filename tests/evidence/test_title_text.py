@@ -247,3 +247,15 @@ def test_mentions_of_the_copy_equal_mentions_of_token_soup(soups: list[str]) -> 
     plain = "\n\n".join(PLAIN)
     text = TextView.of("\n\n".join(f"{plain}\n\n{soup}" for soup in soups)).text
     assert output_mentions(text, BUILTIN) == find_mentions(text, BUILTIN)
+
+
+def test_a_bibtex_value_closed_by_a_brace_on_a_later_line_keeps_its_end() -> None:
+    """A brace on a line that is otherwise plain closes a BibTeX value opened blocks before:
+    such a line is never collapsed (it was, before braces made a line more than prose)."""
+    plain = "\n\n".join(["Wang, A."] * 20)
+    text = (
+        f"{plain}\n\ntitle={{Retrieval Augmented Generation Study\n\nsome words }} more\n\n{plain}"
+    )
+    found = output_mentions(text, BUILTIN)
+    assert found == find_mentions(text, BUILTIN)
+    assert [m.kind for m, _ in found if m.kind == "bibtex"] == ["bibtex"]

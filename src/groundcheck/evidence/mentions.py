@@ -9,8 +9,8 @@ the output of the same length in which every run of such *plain* lines is one li
 is the one of the real text. What it finds there is exactly what it finds in the real text:
 
 - A *plain* line is a line of its own between blank lines (or the text's edges), starting with
-  a letter, with no identifier, no quote opener (``"“‘«``), no ``[``, no pair of ``*`` or
-  ``_``, no four digits that may be a year, no line feed's ``\\r``, not a label word
+  a letter, with no identifier, no quote opener (``"“‘«``), no ``[``, no brace, no pair of
+  ``*`` or ``_``, no four digits that may be a year, no ``\\r``, not a label word
   (``References``, ``Sources``), and not part of ``title … =`` (a BibTeX field).
   Read alone, such a line is one paragraph (no heading, list item, table row, quote or code),
   it is no reference entry outside a reference section (an entry outside a section needs a
@@ -236,7 +236,8 @@ def title_text(
     return "".join(pieces), kept
 
 
-_OPENERS = '"“‘«[\r'
+_OPENERS = '"“‘«[{}\r'
+"""Quote openers, a link's bracket, braces (where a BibTeX value ends), a carriage return."""
 _YEAR_HEADS = (re.compile(r"20\d\d"), re.compile(r"1[6-9]\d\d"))
 """Where a year may be (two patterns with a literal head: each is a fast scan)."""
 _GLUED_LABEL = re.compile(r"[A-Za-z]{1,16}:")
