@@ -174,36 +174,28 @@ def title_text(
             mark(ident.start, ident.end)
     # 1: plain, 2: blank (may sit inside a run), 0: kept as it is
     kind = bytearray(n)
-    labels: dict[str, bool] = {}
+    shapes: dict[str, int] = {}  # the shape of each short block, once per distinct block
     count = 0
     for i in range(n):
         block = blocks[i]
-        if "\n" in block:
-            if any(_may_head(line) for line in block.split("\n")) and _opens_section(block):
-                break
-            continue
-        head = block[:1]
-        label: bool | None = False
         if len(block) <= 80:
-            label = labels.get(block)
-            if label is None:
-                label = labels[block] = _label(block)
-        if head in " \t":
-            head = block.lstrip(" \t")[:1]
-        if label or head in _HEADING_START:
-            if _opens_section(block):
-                break  # every paragraph of a reference section is an entry: no more copies
-            continue
-        if bad[i]:
-            continue
-        if not head.isalpha() and (not head.isdigit() or _NUMBERED.match(block)):
-            if not block.strip(" \t"):
-                kind[i] = 2
-            continue
-        if year[i] and (len(block) > 80 or extractor is None or not _plain_alone(block, extractor)):
-            continue  # a year may make a line a reference entry: short ones are read alone
-        kind[i] = 1
-        count += 1
+            shape = shapes.get(block)
+            if shape is None:
+                shape = shapes[block] = _shape(block)
+        else:
+            shape = _shape(block)
+        if shape == _OPENS:
+            break  # every paragraph of a reference section is an entry: no more copies
+        if shape == _PROSE:
+            if bad[i] or (
+                year[i]
+                and (len(block) > 80 or extractor is None or not _plain_alone(block, extractor))
+            ):
+                continue  # a year may make a line a reference entry: short ones are read alone
+            kind[i] = 1
+            count += 1
+        elif shape == _BLANK and not bad[i]:
+            kind[i] = 2
     if count < _MIN_SAVING:
         return None
     pieces: list[str] = []
@@ -288,6 +280,27 @@ def _label(line: str) -> bool:
 
 
 _LONGEST_LABEL = max(map(len, _LABEL_WORDS))
+
+
+_KEPT, _PROSE, _BLANK, _OPENS = range(4)
+
+
+def _shape(block: str) -> int:
+    """What a block is, read alone: one line that may be plain (:data:`_PROSE`, if nothing at
+    its place says otherwise), blank, a heading opening a reference section (:data:`_OPENS`),
+    or anything else (:data:`_KEPT`)."""
+    if "\n" in block:
+        if any(_may_head(line) for line in block.split("\n")) and _opens_section(block):
+            return _OPENS
+        return _KEPT
+    head = block[:1]
+    if head in " \t":
+        head = block.lstrip(" \t")[:1]
+    if head in _HEADING_START or (len(block) <= 80 and _label(block)):
+        return _OPENS if _opens_section(block) else _KEPT
+    if head.isalpha() or (head.isdigit() and not _NUMBERED.match(block)):
+        return _PROSE
+    return _BLANK if not block.strip(" \t") else _KEPT
 
 
 def _opens_section(block: str) -> bool:
