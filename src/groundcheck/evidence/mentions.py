@@ -9,13 +9,16 @@ the output of the same length in which every run of such *plain* lines is one li
 is the one of the real text. What it finds there is exactly what it finds in the real text:
 
 - A *plain* line is a line of its own between blank lines (or the text's edges), starting with
-  a letter, with no identifier, no quote opener (``"“‘«``), no ``[``, no brace, no pair of
-  ``*`` or ``_``, no four digits that may be a year, no ``\\r``, not a label word
-  (``References``, ``Sources``), and not part of ``title … =`` (a BibTeX field).
+  a letter or with a digit that opens no numbered item, with no quote opener (``"“‘«``), no
+  ``[``, no brace, no pair of ``*`` or ``_``, no ``\\r``, not a label word (``References``,
+  ``Sources``), not part of ``title … =`` (a BibTeX field); with no identifier, unless the line
+  is one identifier, perhaps with a one-word label glued to it (``arXiv:2101.03961``: nothing
+  stands beside it); and with no year (the sign of a reference entry), unless the line is
+  short and, read alone, is no entry and holds no title (memoised: dates repeat).
   Read alone, such a line is one paragraph (no heading, list item, table row, quote or code),
-  it is no reference entry outside a reference section (an entry outside a section needs a
-  year), and no title kind finds anything in it (each needs a quote, a link, emphasis, a cell,
-  a heading, an entry, a BibTeX field or an identifier).
+  it is no reference entry outside a reference section, and no title kind finds anything in
+  it (each needs a quote, a link, emphasis, a cell, a heading, an entry, a BibTeX field or an
+  identifier with words beside it).
 - Runs of plain lines and the blank lines between them become one plain line: what the
   document parser keeps from one blank-separated block to the next is only an open code fence,
   an open reference section and an open list item (which any paragraph closes), and every
@@ -50,9 +53,9 @@ _HEADING_START = frozenset("#\\*_=-")
 """First characters of the lines the document parser may read as a heading (with the label
 words): ATX, LaTeX, bold lines and setext underlines."""
 _MIN_SAVING = 8
+"""Fewer plain lines than this: the real text is read, the copy would cost more than it saves."""
 _SMALL = 4096
 """Only so much of a text is counted to tell whether it has enough blocks to be worth a copy."""
-"""Fewer plain lines than this: the real text is read, the copy would cost more than it saves."""
 
 
 def output_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Mention, str]]:
