@@ -86,12 +86,6 @@ def _id_key(key: str) -> bool:
     return known
 
 
-class _Key(str):
-    """A dict key on the walk's stack: searched as text, but never a sign of content."""
-
-    __slots__ = ()
-
-
 def _embedded_json(s: str) -> Any:
     stripped = s.strip()
     if len(stripped) < 2 or len(stripped) > _MAX_EMBEDDED_JSON:
@@ -139,14 +133,16 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     empty = True
     none: tuple[int, ...] = ()
     # (value, key, the records a string here is a field of, the records the strings directly
-    # inside a container here are fields of)
-    stack: list[tuple[Any, str | None, tuple[int, ...], tuple[int, ...]]] = [
-        (output, None, none, none)
+    # inside a container here are fields of, whether the key is text to take before the value)
+    stack: list[tuple[Any, str | None, tuple[int, ...], tuple[int, ...], bool]] = [
+        (output, None, none, none, False)
     ]
     while stack:
-        value, key, owners, inner_owners = stack.pop()
+        value, key, owners, inner_owners, keyed = stack.pop()
+        if keyed and key is not None:
+            texts.append(key)  # keys are returned data too, but never make it non-empty
         kind = type(value)
-        if kind is not str and kind is not dict and kind is not list and kind is not _Key:
+        if kind is not str and kind is not dict and kind is not list:
             # subclasses and other containers take the branch of their kind (the common kinds
             # skip these isinstance tests: an ABC check costs a microsecond)
             if value is None:
@@ -157,9 +153,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 kind = dict
             elif isinstance(value, (list, tuple)):
                 kind = list
-        if kind is _Key:
-            texts.append(value)  # keys are returned data too, but never make it non-empty
-        elif kind is str:
+        if kind is str:
             for owner in owners:
                 slot = tracked[owner]
                 if slot is not None:
@@ -200,16 +194,15 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 field = mine if mine and k_str.lower() != "title" else none
                 tv = type(v)
                 if tv is str or (tv not in _PLAIN_TYPES and isinstance(v, str)):
-                    stack.append((v, k_str, (*inner_owners, *field), none))
+                    stack.append((v, k_str, (*inner_owners, *field), none, True))
                 elif (
                     tv is list or tv is dict or (tv not in _PLAIN_TYPES and isinstance(v, Mapping))
                 ):
-                    stack.append((v, k_str, inner_owners, field))
+                    stack.append((v, k_str, inner_owners, field, True))
                 else:
-                    stack.append((v, k_str, inner_owners, none))
-                stack.append((_Key(k_str), None, none, none))
+                    stack.append((v, k_str, inner_owners, none, True))
         elif kind is list:
-            stack.extend((item, key, inner_owners, none) for item in reversed(value))
+            stack.extend((item, key, inner_owners, none, False) for item in reversed(value))
         elif value is None:
             continue
         else:  # numbers, booleans, and whatever objects a Python caller passes
