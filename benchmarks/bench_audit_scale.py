@@ -6,7 +6,10 @@ what the seed did for the whole job: load the JSON, one regex over every output 
 report, a set difference. Run: ``python benchmarks/bench_audit_scale.py [--repeat 5]``.
 
 Printed: median CPU time of each, the ratio (target <= 2x), and each stage of groundcheck's
-audit (loading the evidence, extracting the report's citations, the title index, the checks).
+audit (loading the evidence, extracting the report's citations, the title index, the checks),
+with the steps of loading the evidence measured call by call (flattening each output, its
+matching view, identifiers, the title extractor's collapsed copy, titles, records and
+listings; the rest of loading is reading the JSON and provenance).
 """
 
 from __future__ import annotations
@@ -140,6 +143,50 @@ def stages(evidence_path: Path, report_path: Path) -> list[tuple[str, float]]:
     return out
 
 
+def load_stages(calls: list[dict[str, Any]]) -> list[tuple[str, float]]:
+    """Where loading the evidence goes, call by call (one run, CPU seconds): what
+    ``make_evidence`` does for each output, step by step."""
+    from groundcheck.evidence.listings import harvest
+    from groundcheck.evidence.mentions import title_text
+    from groundcheck.evidence.trace import STRUCTURAL_KEYS
+    from groundcheck.evidence.walk import flatten
+    from groundcheck.extractors.pipeline import _run, resolve_extractors
+    from groundcheck.extractors.title import TitleExtractor
+    from groundcheck.model import TITLE_SCHEME
+    from groundcheck.text import TextView
+
+    extractors = resolve_extractors()
+    title = next(e for e in extractors if isinstance(e, TitleExtractor))
+    finders = [e for e in extractors if e is not title]
+    totals = dict.fromkeys(("flatten", "text view", "identifiers", "title copy", "titles",
+                            "records and listings"), 0.0)  # fmt: skip
+    for call in calls:
+        t = time.process_time()
+        flat = flatten(call["output"], STRUCTURAL_KEYS)
+        t, totals["flatten"] = time.process_time(), totals["flatten"] + time.process_time() - t
+        view = TextView.of(flat.text)
+        t, totals["text view"] = time.process_time(), totals["text view"] + time.process_time() - t
+        first = [(m, e.name) for e in finders for m, _ in _run(e, view.text)]
+        ids = sorted((m for m, _ in first if m.identifier.scheme != TITLE_SCHEME),
+                     key=lambda m: m.start)  # fmt: skip
+        t, totals["identifiers"] = (
+            time.process_time(),
+            totals["identifiers"] + time.process_time() - t,
+        )
+        copy = title_text(view.text, [m for m, _ in first], title)
+        t, totals["title copy"] = (
+            time.process_time(),
+            totals["title copy"] + time.process_time() - t,
+        )
+        beside, kept = copy if copy is not None else (view.text, [m for m, _ in first])
+        titles = list(title.find_beside(beside, kept))
+        t, totals["titles"] = time.process_time(), totals["titles"] + time.process_time() - t
+        every = first + [(m, title.name) for m in titles]
+        harvest(flat, view.text, ids, extractors, list(flat.titles), mentions=every, view=view)
+        totals["records and listings"] += time.process_time() - t
+    return list(totals.items())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -162,6 +209,9 @@ def main() -> None:
         print(f"  ratio                {gc_time / seed_time:8.2f}x the seed (target <= 2x)")
         for name, seconds in stages(evidence_path, report_path):
             print(f"    {name:<44}{seconds * 1e3:8.1f} ms")
+            if name.startswith("load evidence"):
+                for part, part_seconds in load_stages(calls):
+                    print(f"      {part:<42}{part_seconds * 1e3:8.1f} ms")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from attrs import evolve, field, frozen
 
 from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.listings import harvest
+from groundcheck.evidence.mentions import output_mentions
 from groundcheck.evidence.provenance import (
     FETCH,
     WRITE_TOOLS,
@@ -175,7 +176,7 @@ def make_evidence(
     if view:
         if arguments:
             echoes.extend(echo_spans(view, _in_view(arguments, view)))
-        every = find_mentions(view, extractors)
+        every = output_mentions(view, extractors)
         found = [m for m, _ in every if m.malformed is None]
         if names and found:
             echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))
@@ -189,6 +190,7 @@ def make_evidence(
             found = [m for m in found if not _echoed(view, m, addresses, strict=True)]
         ids = [m for m in found if m.identifier.scheme != TITLE_SCHEME]  # sorted by start
         starts = [m.start for m in ids]
+        lines: list[int] | None = None
         for m in ids:
             identifiers.update(m.keys)
         for m in found:
@@ -196,7 +198,9 @@ def make_evidence(
                 title = view[m.start : m.end]
                 titles.append(title)
                 if m.kind == "adjacent":
-                    beside = _on_same_line(view, m, ids, starts)
+                    if lines is None:
+                        lines = _line_starts(view)
+                    beside = _on_same_line(view, m, ids, starts, lines)
                     if beside:
                         works.append(Work(frozenset(beside), title, origin="line"))
         # records, listings, tables
@@ -297,18 +301,41 @@ def _shared(value: Any, shared: dict[Any, Any] | None) -> Any:
 
 
 def _on_same_line(
-    text: str, title: Mention, ids: list[Mention], starts: list[int]
+    text: str, title: Mention, ids: list[Mention], starts: list[int], lines: list[int]
 ) -> set[Identifier]:
-    """Keys of the identifier nearest to a title on the title's own line (``ids`` sorted)."""
-    line_start = text.rfind("\n", max(0, title.start - 400), title.start) + 1
-    line_end = text.find("\n", title.end, title.end + 400)
-    line_end = title.end + 400 if line_end == -1 else line_end
+    """Keys of the identifier nearest to a title on the title's own line (``ids`` sorted by
+    start, ``starts`` their starts, ``lines`` the starts of the text's lines).
+
+    The line is found by bisection and only the identifiers next to the title are compared
+    (the nearest ones start just before or just after it), so a one-line output of a megabyte
+    with thousands of ids and titles costs a few steps per title, not a scan of its line.
+    """
+    k = bisect_right(lines, title.start) - 1
+    line_start = lines[k]
+    line_end = lines[k + 1] - 1 if k + 1 < len(lines) else len(text)
     lo, hi = bisect_left(starts, line_start), bisect_left(starts, line_end)
-    near = [m for m in ids[lo:hi] if m.end <= line_end]
+    at = bisect_left(starts, title.end, lo, hi)
+    near = [
+        m for m in ids[max(lo, at - _NEIGHBOURS) : min(hi, at + _NEIGHBOURS)] if m.end <= line_end
+    ]
     if not near:
         return set()
     closest = min(near, key=lambda m: min(abs(m.start - title.end), abs(title.start - m.end)))
     return set(closest.keys)
+
+
+_NEIGHBOURS = 16
+"""Identifiers compared on each side of a title: the nearest one is the last to start before
+it or the first after it, unless identifiers overlap (a DOI inside a URL), never by many."""
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    at = text.find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
 
 
 class _Pending:

@@ -22,7 +22,7 @@ from typing import Any
 from attrs import frozen
 
 from groundcheck.evidence.jsonio import parse_json
-from groundcheck.extractors.keys import labelled
+from groundcheck.extractors.keys import labelled, scheme_of_key
 
 __all__ = ["FlatOutput", "Record", "authors_of", "flatten", "year_of"]
 
@@ -70,11 +70,20 @@ class FlatOutput:
 
 _NOT_JSON = object()
 
+_ID_KEYS: dict[str, bool] = {}
+_PLAIN_TYPES = frozenset({int, float, bool, type(None), list, dict})
+"""Types of JSON values that are neither strings nor mappings (no isinstance test needed)."""
 
-class _Key(str):
-    """A dict key on the walk's stack: searched as text, but never a sign of content."""
 
-    __slots__ = ()
+def _id_key(key: str) -> bool:
+    """Does ``labelled`` write values under this key (an identifier key)? Memoised: a search
+    result repeats a handful of keys ten thousand times."""
+    known = _ID_KEYS.get(key)
+    if known is None:
+        known = scheme_of_key(key) is not None
+        if len(_ID_KEYS) < 10_000:
+            _ID_KEYS[key] = known
+    return known
 
 
 def _embedded_json(s: str) -> Any:
@@ -124,16 +133,27 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
     empty = True
     none: tuple[int, ...] = ()
     # (value, key, the records a string here is a field of, the records the strings directly
-    # inside a container here are fields of)
-    stack: list[tuple[Any, str | None, tuple[int, ...], tuple[int, ...]]] = [
-        (output, None, none, none)
+    # inside a container here are fields of, whether the key is text to take before the value)
+    stack: list[tuple[Any, str | None, tuple[int, ...], tuple[int, ...], bool]] = [
+        (output, None, none, none, False)
     ]
     while stack:
-        value, key, owners, inner_owners = stack.pop()
+        value, key, owners, inner_owners, keyed = stack.pop()
+        if keyed and key is not None:
+            texts.append(key)  # keys are returned data too, but never make it non-empty
         kind = type(value)
-        if kind is _Key:
-            texts.append(value)  # keys are returned data too, but never make it non-empty
-        elif kind is str or isinstance(value, str):
+        if kind is not str and kind is not dict and kind is not list:
+            # subclasses and other containers take the branch of their kind (the common kinds
+            # skip these isinstance tests: an ABC check costs a microsecond)
+            if value is None:
+                continue
+            if isinstance(value, str):
+                kind = str
+            elif isinstance(value, Mapping):
+                kind = dict
+            elif isinstance(value, (list, tuple)):
+                kind = list
+        if kind is str:
             for owner in owners:
                 slot = tracked[owner]
                 if slot is not None:
@@ -141,7 +161,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             texts.append(value)
             if not value.strip():
                 continue
-            if key is not None and len(value) <= _MAX_LABELLED:
+            if key is not None and len(value) <= _MAX_LABELLED and _id_key(key):
                 written = labelled(key, value)
                 if written is not None and written != value:
                     # {"pmid": "31452104"}: the bare value is a number no extractor takes.
@@ -159,7 +179,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 records.extend(inner.records)
                 tracked.extend(None for _ in inner.records)  # fields inside the JSON string
                 empty = empty and inner.empty
-        elif kind is dict or isinstance(value, Mapping):
+        elif kind is dict:
             found = _record(value, ignore)
             mine = none
             if found is not None:
@@ -172,15 +192,17 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 if k_str in ignore:
                     continue
                 field = mine if mine and k_str.lower() != "title" else none
-                if isinstance(v, str):
-                    stack.append((v, k_str, (*inner_owners, *field), none))
-                elif type(v) is list or isinstance(v, Mapping):
-                    stack.append((v, k_str, inner_owners, field))
+                tv = type(v)
+                if tv is str or (tv not in _PLAIN_TYPES and isinstance(v, str)):
+                    stack.append((v, k_str, (*inner_owners, *field), none, True))
+                elif (
+                    tv is list or tv is dict or (tv not in _PLAIN_TYPES and isinstance(v, Mapping))
+                ):
+                    stack.append((v, k_str, inner_owners, field, True))
                 else:
-                    stack.append((v, k_str, inner_owners, none))
-                stack.append((_Key(k_str), None, none, none))
-        elif kind is list or isinstance(value, (list, tuple)):
-            stack.extend((item, key, inner_owners, none) for item in reversed(value))
+                    stack.append((v, k_str, inner_owners, none, True))
+        elif kind is list:
+            stack.extend((item, key, inner_owners, none, False) for item in reversed(value))
         elif value is None:
             continue
         else:  # numbers, booleans, and whatever objects a Python caller passes
@@ -192,7 +214,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             elif key is not None:
                 # {"pmid": 31452104}: "PMID: 31452104", the form its extractor reads; other
                 # numbers under id-like keys as "key: value" for an extractor needing a label.
-                written = labelled(key, value) if isinstance(value, int) else None
+                written = labelled(key, value) if isinstance(value, int) and _id_key(key) else None
                 if written is not None:
                     texts.append(written)
                 elif any(k in key.lower() for k in _NUMBER_KEYS):
