@@ -152,13 +152,23 @@ def find_entries(
     open_item: Block | None = None
     open_end = 0
     rows: dict[int, list[Block]] = {}
-    years = [m.start() for m in _YEAR_CORE.finditer(text)]
+    # Where a year can start: found once for the whole text when the blocks' heads together
+    # are longer than it (an output of 130,000 short fields), else in each head (a long
+    # report of few blocks, where scanning every digit of the text would cost more).
+    years = (
+        [m.start() for m in _YEAR_CORE.finditer(text)] if len(blocks) * 300 > len(text) else None
+    )
 
     def strong(start: int, end: int) -> bool:
         """:func:`_strong`, skipped where no year can start within its first 300 characters."""
-        k = bisect_left(years, start)
-        if k == len(years) or years[k] > min(end, start + 300) - 4:
-            return False
+        head = min(end, start + 300)
+        if years is None:
+            if _YEAR_CORE.search(text, start, head) is None:
+                return False
+        else:
+            k = bisect_left(years, start)
+            if k == len(years) or years[k] > head - 4:
+                return False
         return _strong(text, start, end, ids)
 
     def flush_item() -> None:
