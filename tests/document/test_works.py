@@ -158,3 +158,39 @@ def test_bold_or_lower_case_prose_before_a_marker_is_not_the_entrys_title() -> N
     )
     (entry,) = [w for w in works(text).works if w.kind == "entry"]
     assert [t.raw for t in entry.titles] == ["The Impact of Language Models on Open Source"]
+
+
+# A table of papers as a codex literature review wrote it (Hypogenic-AI/llms-are-bad-at-keeping-
+# obvious-secrets-e0f3-codex-gpt-6-astra, literature_review.md at 6fdd798): the Paper column
+# links the paper, the other columns describe it.
+_PAPER_TABLE = (
+    "|Paper|Method/result relevant to this project|Use and limit|\n"
+    "|---|---|---|\n"
+    "|[Yang et al., DOC (2022/ACL2023)](https://arxiv.org/abs/2212.10077)|Hierarchical outlines"
+    " plus passage controller over Re3|Cloned outline templates; no secrecy evaluation|\n"
+    "|[Hanna & Ameisen (2026)](https://arxiv.org/abs/2604.12493)|Qwen3 scaling; causal forward"
+    " and backward licensing tests|Useful causal criterion; simple tasks differ from plots|\n"
+)
+
+
+def test_cells_describing_a_paper_are_not_its_title() -> None:
+    """Beside a title column ("Paper"), the other columns' cells are descriptions, and the
+    last cell of a row is not the title of the next row's author–year link."""
+    found = works(_PAPER_TABLE).works
+    assert [(w.identifiers[0].id, [t.raw for t in w.titles]) for w in found] == [
+        ("2212.10077", []),
+        ("2604.12493", []),
+    ]
+
+
+def test_a_title_column_still_gives_the_rows_title() -> None:
+    """Under a "Title" header the cell is the row's title, ids in the same row."""
+    text = (
+        "| Title | arXiv | Notes |\n|---|---|---|\n"
+        "| Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks | 2005.11401 |"
+        " the RAG paper, used as our baseline |\n"
+    )
+    (work,) = works(text).works
+    assert [t.raw for t in work.titles] == [
+        "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks"
+    ]

@@ -216,6 +216,30 @@ def _units(doc: Document, cits: Iterable[Citation]) -> dict[tuple[str, int], lis
     return out
 
 
+_TITLE_COLUMN = re.compile(r"(?i)\b(?:title|paper|publication|article|work|reference|source)s?\b")
+"""A table header naming the column that holds each row's title."""
+
+
+def _describing_cell(doc: Document, t: Citation) -> bool:
+    """Is ``t`` a table cell under a header that is not the title column, in a table that
+    has one? Then the cell describes the row's paper; the title is in the title column."""
+    if t.kind != "cell":
+        return False
+    block = doc.block_at(t.start)
+    if block is None or block.kind != CELL or _TITLE_COLUMN.search(block.header):
+        return False
+    i = doc.block_index(t.start) or 0
+    return any(
+        b.kind == CELL and b.row == block.row and _TITLE_COLUMN.search(b.header)
+        for b in doc.blocks[max(0, i - _ROW_REACH) : i + _ROW_REACH]
+    )
+
+
+_ROW_REACH = 64
+"""Blocks either side of a cell searched for its row's title column (a row has at most a
+few dozen cells)."""
+
+
 class _Pairing:
     """Which title is written for each inline identifier (see the module docstring)."""
 
@@ -224,6 +248,9 @@ class _Pairing:
         # A quoted phrase that opens in lower case ("a “new standard of care”") is a scare
         # quote or a quotation, never the title written for the id beside it.
         titles = [t for t in titles if t.kind != "quoted" or not t.raw[:1].islower()]
+        # In a table whose header names a title column ("Paper", "Title"), the other columns'
+        # cells describe the paper ("Method/result", "Use and limit"): not its title.
+        titles = [t for t in titles if not _describing_cell(doc, t)]
         self.ids_by_unit = _units(doc, ids)
         self.titles_by_unit = _units(doc, titles)
         self.heading_titles: dict[int, Citation] = {}
@@ -514,6 +541,8 @@ def _following_marker(
     gap = doc.text[t.end : m.start]
     if "\n\n" in gap or len(gap.strip(" \t\n\"”’'*_,.;:)(")) > 25:
         return None
+    if "|" in gap and doc.unit(t.start) != doc.unit(m.start):
+        return None  # a cell's text and the next row's "Hanna & Ameisen (2026)"
     return m
 
 
