@@ -385,3 +385,41 @@ def test_author_year_beside_a_title_returned_without_authors_is_not_judged() -> 
     assert [(f.code, f.citation.raw if f.citation else None) for f in findings] == [
         ("unverified-author-year", "Stark et al., 2023")
     ]
+
+
+def test_author_year_beside_a_returned_title_must_name_its_first_author() -> None:
+    """ "Sparse Autoencoders Uncover … (Adams et al., 2025)": the tools returned that title
+    as Gujral et al.'s, and Adams et al.'s 2025 paper under another title (real case:
+    Hypogenic-AI/novel-bio-mechanisms-c075-claude). Any returned Adams 2025 used to satisfy
+    the check; the work titled on the line must be the one. Its own first author passes."""
+    import groundcheck
+
+    calls = [
+        {
+            "tool": "paper_finder",
+            "output": [
+                {
+                    "title": "Sparse autoencoders uncover biologically interpretable features in "
+                    "protein language model representations",
+                    "authors": "Onkar Gujral, Mihir Bafna, Eric J. Alm, Bonnie Berger",
+                    "year": 2025,
+                },
+                {
+                    "title": "From Mechanistic Interpretability to Mechanistic Biology: Training, "
+                    "Evaluating, and Interpreting Sparse Autoencoders on Protein Language Models",
+                    "authors": "Etowah Adams, Li Bai, Minji Lee",
+                    "year": 2025,
+                },
+            ],
+        }
+    ]
+    title = (
+        "Sparse Autoencoders Uncover Biologically Interpretable Features in Protein Language "
+        "Model Representations"
+    )
+    wrong = f"### {title} (Adams et al., 2025)\n\nThe PNAS paper.\n"
+    (finding,) = groundcheck.audit(wrong, calls).findings
+    assert finding.code == "unverified-author-year"
+    assert "first author Onkar Gujral" in finding.message
+    right = f"### {title} (Gujral et al., 2025)\n\nThe PNAS paper.\n"
+    assert groundcheck.audit(right, calls).findings == ()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import ClassVar, Protocol
+from typing import ClassVar, Literal, Protocol
 
 from attrs import field, frozen
 
@@ -32,6 +32,7 @@ from groundcheck.model import (
     Marker,
     Scheme,
     Severity,
+    Work,
     WorkGrounding,
 )
 
@@ -661,21 +662,42 @@ def _returned_authors(evidence: EvidenceSet) -> dict[tuple[str, int], str] | Non
     return found if any_authors else None
 
 
-def _authorless_titles(ctx: AuditContext) -> dict[int, int | None]:
-    """Lines of the report holding a cited title that matched a returned title no tool gave
-    authors for, with that work's year (None: unknown). "### BERTology Meets Biology (Vig et
-    al., 2020)" cannot be checked against a search result listing only id, title and year."""
+def _titled_lines(ctx: AuditContext) -> dict[int, tuple[str, tuple[Work, ...]]]:
+    """Lines of the report holding exactly one cited title that matched a returned title,
+    with that title and the works returned under it: an author–year citation on such a line
+    ("### BERTology Meets Biology (Vig et al., 2020)") names the authors of that work."""
     if ctx.titles is None:
         return {}
-    lines: dict[int, int | None] = {}
+    found: dict[int, list[tuple[str, tuple[Work, ...]]]] = {}
     for g in ctx.title_citations:
-        if g.matched_title is None:
-            continue
-        works = ctx.titles.works_of(g.matched_title)
-        if works and not any(w.authors for w in works):
-            years = {w.year for w in works if w.year is not None}
-            lines[g.citation.line] = years.pop() if len(years) == 1 else None
-    return lines
+        if g.matched_title is not None:
+            works = ctx.titles.works_of(g.matched_title)
+            if works:
+                found.setdefault(g.citation.line, []).append((g.matched_title, works))
+    return {line: pairs[0] for line, pairs in found.items() if len({t for t, _ in pairs}) == 1}
+
+
+_Beside = Literal["none", "own", "unknown", "other"]
+
+
+def _beside_title(
+    m: Marker, lines: Mapping[int, tuple[str, tuple[Work, ...]]]
+) -> tuple[_Beside, tuple[str, Work] | None]:
+    """What the title on an author–year citation's line says about it: ``own`` when a work
+    returned under that title has its first author; ``unknown`` when no tool gave that work's
+    authors (cannot judge); ``other`` with (title, work) when the tools returned it with
+    another first author; ``none`` when its line holds no such title."""
+    entry = lines.get(m.line)
+    if entry is None:
+        return "none", None
+    title, works = entry
+    authored = [w for w in works if w.authors]
+    if not authored:
+        return "unknown", None
+    key = surname_key(m.author)
+    if any(surname_key(surname(w.authors[0])) == key for w in authored):
+        return "own", None
+    return "other", (title, authored[0])
 
 
 class UnverifiedAuthorYear:
@@ -683,8 +705,11 @@ class UnverifiedAuthorYear:
 
     With a reference list, an author–year citation must match one of its entries (first
     author's surname and year). Without one, it must match a returned work whose first author
-    and year are known. A warning: names are spelled in many ways. A citation that could be
-    anything followed by a year ("GPT-4 (2023)") is not checked at all.
+    and year are known; written on the line of a cited title that matched a returned one, it
+    must name *that* work's first author ("Sparse Autoencoders Uncover … (Adams et al., 2025)"
+    for a paper the tools returned as Gujral et al.'s). A warning: names are spelled in many
+    ways. A citation that could be anything followed by a year ("GPT-4 (2023)") is not checked
+    at all.
     """
 
     code: ClassVar[str] = "unverified-author-year"
@@ -703,11 +728,23 @@ class UnverifiedAuthorYear:
         returned = None if refs.has_list else _returned_authors(ctx.evidence)
         if not refs.has_list and returned is None:
             return  # no tool output gave authors: nothing to check against (see the notes)
-        unknown = _authorless_titles(ctx) if returned is not None else {}
+        lines = _titled_lines(ctx) if returned is not None else {}
         seen: dict[tuple[str, int | None], list[Marker]] = {}
         for m in refs.unresolved:
-            if m.line in unknown and unknown[m.line] in (None, m.year):
-                continue  # beside a returned title whose authors no tool gave: cannot judge
+            relation, other = _beside_title(m, lines)
+            if relation in ("own", "unknown"):
+                continue  # the work titled on its line: its own authors, or none known
+            if other is not None:
+                title, work = other
+                yield Finding(
+                    self.code,
+                    WARNING,
+                    f"author–year citation {m.raw!r} is written beside {_quote(title)}, which "
+                    f"the tools returned with first author {work.authors[0]}"
+                    + (f" ({work.year})" if work.year is not None else ""),
+                    m.citation(),
+                )
+                continue
             seen.setdefault((surname_key(m.author), m.year), []).append(m)
         for (key, year), markers in seen.items():
             first = markers[0]
