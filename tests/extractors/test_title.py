@@ -214,3 +214,23 @@ def test_labels_after_a_heading_title_are_not_the_title(heading: str, title: str
     """Tags agents put after a heading's title (bold labels, capitals, emoji) are cut off."""
     found = [m for m in TitleExtractor().find(heading) if m.kind == "heading"]
     assert [heading[m.start : m.end] for m in found] == [title]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["Panickssery, Bowman & Feng 2024", "Xu, Li and Jiang, 2025", "Kim & Khashabi 2025"],
+)
+def test_bold_surnames_and_a_year_are_not_a_title(lead: str) -> None:
+    """Hypogenic-AI/do-llms-behave-differently-when-6bce-claude-opus-5-5 (literature_review.md
+    at 89e7f0a) leads paragraphs with '**Panickssery, Bowman & Feng 2024** (arXiv 2404.13076)':
+    the authors of the paper cited next, which became its title and a warning."""
+    text = f"**{lead}** (arXiv 2404.13076, NeurIPS 2024)\n"
+    assert [text[m.start : m.end] for m in TitleExtractor().find(text)] == []
+
+
+def test_a_title_with_an_ampersand_and_a_year_is_still_a_title() -> None:
+    """Words that are not all capitalised surnames stay a title."""
+    text = "**Pride and Prejudice in Language Models 2024**\n"
+    assert [text[m.start : m.end] for m in TitleExtractor().find(text)] == [
+        "Pride and Prejudice in Language Models 2024"
+    ]

@@ -94,6 +94,11 @@ _ET_AL = re.compile(r"(?i)\bet\s+al\b")
 _AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
 """'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
 _AUTHORS = re.compile(r"^(?:[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s*)+,?\s*(?:and\s+|&\s+)?)+$")
+_NAMES_YEAR = re.compile(
+    r"^[A-Z][\w'’-]+(?:,\s*[A-Z][\w'’-]+){0,8},?\s+(?:&|and)\s+[A-Z][\w'’-]+,?\s+(?:19|20)\d{2}[a-z]?$"
+)
+"""'Panickssery, Bowman & Feng 2024', 'Xu, Li and Jiang, 2025': surnames and a year, a bold
+lead-in naming who wrote the paper cited next, not its title."""
 
 # Every pattern below starts with a literal character, so the regex engine jumps between
 # occurrences of it instead of trying each position; each runs only if its character occurs.
@@ -168,6 +173,7 @@ class TitleExtractor:
             _ET_AL.search(text)
             or _ID_LIKE.search(text)
             or _AUTHORS.match(text)
+            or _NAMES_YEAR.match(text)
             or _AUTHOR_YEAR.search(text)
         ):
             return None
