@@ -14,12 +14,15 @@ the report cites a title at all. Every question goes through the same rules
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
+from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
+from groundcheck.extractors.title import normalize_title
 from groundcheck.grounding.acronyms import expand_acronyms
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
 from groundcheck.grounding.title_rules import ALL_RULES, RuleSet, query_forms
@@ -159,11 +162,53 @@ _ACRONYM_MARGIN = 25.0
 """How far below the threshold the closest title may be for coined acronyms to be tried."""
 
 
+_ELLIPSIS = re.compile(r"\s*(?:…|\.\.\.)\s*")
+_ELIDED: WeakKeyDictionary[TitleIndex, dict[tuple[str, ...], list[tuple[int, str]]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _elided(index: TitleIndex, cited: str) -> TitleMatch | None:
+    """A title elided in the middle ("Linear Probing … Detection of Machine-Generated Text"):
+    the returned title that begins with its first part, ends with its last, and holds the
+    parts between in order. Each part must be whole words of it; the parts must name at least
+    four words, the first at least two (looked up by them, so a flood costs a dict lookup)."""
+    parts = [normalize_title(p) for p in _ELLIPSIS.split(cited.strip())]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or _ELLIPSIS.search(cited.strip()[-3:]) is not None:
+        return None
+    head = tuple(parts[0].split()[:2])
+    if len(head) < 2 or sum(len(p.split()) for p in parts) < 4:
+        return None
+    by_head = _ELIDED.get(index)
+    if by_head is None:
+        by_head = {}
+        for i, title in enumerate(index.titles):
+            normalized = normalize_title(title)
+            by_head.setdefault(tuple(normalized.split()[:2]), []).append((i, normalized))
+        _ELIDED[index] = by_head
+    for i, normalized in by_head.get(head, ()):
+        padded = f" {normalized} "
+        if not (padded.startswith(f" {parts[0]} ") and padded.endswith(f" {parts[-1]} ")):
+            continue
+        at = len(parts[0]) + 1
+        for middle in parts[1:-1]:
+            at = padded.find(f" {middle} ", at)
+            if at == -1:
+                break
+            at += len(middle) + 1
+        if at != -1 and at <= len(padded) - len(parts[-1]) - 1:
+            return TitleMatch(i, index.titles[i], 100.0, ("prefix",))
+    return None
+
+
 def _best(index: TitleIndex, cited: str, threshold: float, rules: RuleSet) -> TitleMatch | None:
     """``index.best``, then, for a title that matches nothing, the closest title again with the
     acronyms the cited title coins from it spelled out (:mod:`.acronyms`: "PLMs" for the
-    "Protein Language Models" of that title)."""
+    "Protein Language Models" of that title), and a title elided in the middle."""
     found = index.best(cited, threshold)
+    if found is None and rules.prefix and threshold > 1.0 and ("…" in cited or "..." in cited):
+        found = _elided(index, cited)
     if found is not None or not rules.acronym or threshold <= 1.0:
         return found
     near = index.best(cited, max(threshold - _ACRONYM_MARGIN, 1.0))
