@@ -220,24 +220,25 @@ _TITLE_COLUMN = re.compile(r"(?i)\b(?:title|paper|publication|article|work|refer
 """A table header naming the column that holds each row's title."""
 
 
-def _describing_cell(doc: Document, t: Citation) -> bool:
-    """Is ``t`` a table cell under a header that is not the title column, in a table that
-    has one? Then the cell describes the row's paper; the title is in the title column."""
-    if t.kind != "cell":
-        return False
-    block = doc.block_at(t.start)
-    if block is None or block.kind != CELL or _TITLE_COLUMN.search(block.header):
-        return False
-    i = doc.block_index(t.start) or 0
-    return any(
-        b.kind == CELL and b.row == block.row and _TITLE_COLUMN.search(b.header)
-        for b in doc.blocks[max(0, i - _ROW_REACH) : i + _ROW_REACH]
-    )
-
-
-_ROW_REACH = 64
-"""Blocks either side of a cell searched for its row's title column (a row has at most a
-few dozen cells)."""
+def _describing_cells(doc: Document, titles: list[Citation]) -> set[int]:
+    """The ``id`` of each title in ``titles`` that is a table cell under a header that is not
+    the title column, in a row that has one: the cell describes the row's paper, the title is
+    in the title column. The rows with a title column are found once per document."""
+    cells = [t for t in titles if t.kind == "cell"]
+    if not cells:
+        return set()
+    titled_rows = {b.row for b in doc.blocks if b.kind == CELL and _TITLE_COLUMN.search(b.header)}
+    out: set[int] = set()
+    for t in cells:
+        block = doc.block_at(t.start)
+        if (
+            block is not None
+            and block.kind == CELL
+            and block.row in titled_rows
+            and not _TITLE_COLUMN.search(block.header)
+        ):
+            out.add(id(t))
+    return out
 
 
 class _Pairing:
@@ -250,7 +251,8 @@ class _Pairing:
         titles = [t for t in titles if t.kind != "quoted" or not t.raw[:1].islower()]
         # In a table whose header names a title column ("Paper", "Title"), the other columns'
         # cells describe the paper ("Method/result", "Use and limit"): not its title.
-        titles = [t for t in titles if not _describing_cell(doc, t)]
+        describing = _describing_cells(doc, titles)
+        titles = [t for t in titles if id(t) not in describing]
         self.ids_by_unit = _units(doc, ids)
         self.titles_by_unit = _units(doc, titles)
         self.heading_titles: dict[int, Citation] = {}
