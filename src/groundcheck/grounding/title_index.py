@@ -43,6 +43,7 @@ from typing import Any
 
 from attrs import frozen
 
+from groundcheck.extractors.title import normalize_title
 from groundcheck.grounding.title_rules import (
     ALL_RULES,
     Form,
@@ -130,6 +131,7 @@ class TitleIndex:
         self._all = list(range(len(choices)))
         self._answers: dict[tuple[str, float, bool], TitleMatch | None] = {}
         self._prefixes: dict[int, dict[int, str | None]] = {}
+        self._heads: dict[tuple[str, ...], list[tuple[int, str]]] | None = None
 
     MEMO_LIMIT = 100_000
     """At most this many answers of :meth:`best` are kept. A report cites the same title many
@@ -165,6 +167,17 @@ class TitleIndex:
                     postings[gram].append(j)
             self._grams = {gram: frozenset(ids) for gram, ids in postings.items()}
         return self._grams
+
+    def by_head(self) -> dict[tuple[str, ...], list[tuple[int, str]]]:
+        """``(index, title normalised as written)`` of every title, keyed by its first two
+        words; built on first use (a title elided in the middle is looked up by its head)."""
+        if self._heads is None:
+            heads: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+            for i, title in enumerate(self.titles):
+                normalized = normalize_title(title)
+                heads.setdefault(tuple(normalized.split()[:2]), []).append((i, normalized))
+            self._heads = heads
+        return self._heads
 
     def __len__(self) -> int:
         return len(self.titles)

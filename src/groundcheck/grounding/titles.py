@@ -18,7 +18,6 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
-from weakref import WeakKeyDictionary
 
 from attrs import frozen
 
@@ -163,9 +162,6 @@ _ACRONYM_MARGIN = 25.0
 
 
 _ELLIPSIS = re.compile(r"\s*(?:…|\.\.\.)\s*")
-_ELIDED: WeakKeyDictionary[TitleIndex, dict[tuple[str, ...], list[tuple[int, str]]]] = (
-    WeakKeyDictionary()
-)
 
 
 def _elided(index: TitleIndex, cited: str) -> TitleMatch | None:
@@ -180,14 +176,7 @@ def _elided(index: TitleIndex, cited: str) -> TitleMatch | None:
     head = tuple(parts[0].split()[:2])
     if len(head) < 2 or sum(len(p.split()) for p in parts) < 4:
         return None
-    by_head = _ELIDED.get(index)
-    if by_head is None:
-        by_head = {}
-        for i, title in enumerate(index.titles):
-            normalized = normalize_title(title)
-            by_head.setdefault(tuple(normalized.split()[:2]), []).append((i, normalized))
-        _ELIDED[index] = by_head
-    for i, normalized in by_head.get(head, ()):
+    for i, normalized in index.by_head().get(head, ()):
         padded = f" {normalized} "
         if not (padded.startswith(f" {parts[0]} ") and padded.endswith(f" {parts[-1]} ")):
             continue
