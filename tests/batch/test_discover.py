@@ -3,26 +3,16 @@ and a million-line manifest read in bounded memory."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 import tracemalloc
 from pathlib import Path
 
 import pytest
+from batch_helpers import make_run, write_manifest
 
 from groundcheck.batch import count_runs, discover_runs, iter_runs
 from groundcheck.errors import ConfigError
-
-_spec = importlib.util.spec_from_file_location(
-    "batch_helpers", Path(__file__).with_name("helpers.py")
-)
-assert _spec is not None and _spec.loader is not None
-helpers = importlib.util.module_from_spec(_spec)
-sys.modules["batch_helpers"] = helpers
-_spec.loader.exec_module(helpers)
-make_run, write_manifest = helpers.make_run, helpers.write_manifest
 
 
 def test_report_name_is_case_insensitive_and_chosen(tmp_path: Path) -> None:

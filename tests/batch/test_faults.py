@@ -3,29 +3,19 @@ executor that breaks. Runs are retried or counted unreadable, never lost without
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from batch_helpers import make_run, write_manifest
 
 from groundcheck.batch import RateTally, audit_runs, discover_runs, fold_runs, rate
 from groundcheck.errors import GroundcheckError
 from groundcheck.extractors import default_registry
 from groundcheck.model import Mention
-
-_spec = importlib.util.spec_from_file_location(
-    "batch_helpers", Path(__file__).with_name("helpers.py")
-)
-assert _spec is not None and _spec.loader is not None
-helpers = importlib.util.module_from_spec(_spec)
-sys.modules["batch_helpers"] = helpers
-_spec.loader.exec_module(helpers)
-make_run, write_manifest = helpers.make_run, helpers.write_manifest
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ clear line with exit 2 (after the report of the rest)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import subprocess
 import sys
@@ -14,21 +13,13 @@ from typing import Any
 
 import attrs
 import pytest
+from batch_helpers import make_run, write_manifest
 from jsonschema import Draft202012Validator
 
 from groundcheck.auditor import Policy
 from groundcheck.cli import build_parser, main
 from groundcheck.cli.options import policy_options
 from groundcheck.schemas import load
-
-_spec = importlib.util.spec_from_file_location(
-    "batch_helpers", Path(__file__).with_name("helpers.py")
-)
-assert _spec is not None and _spec.loader is not None
-helpers = importlib.util.module_from_spec(_spec)
-sys.modules["batch_helpers"] = helpers
-_spec.loader.exec_module(helpers)
-make_run, write_manifest = helpers.make_run, helpers.write_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 RATE = Draft202012Validator(load("rate"))

@@ -20,20 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from batch_helpers import make_run, many_runs, write_manifest
 
 from groundcheck.batch import audit_dataset, fold_runs, iter_runs
 from groundcheck.cli import main
 from groundcheck.errors import ConfigError
 from groundcheck.render import render
-
-_spec = importlib.util.spec_from_file_location(
-    "batch_helpers", Path(__file__).with_name("helpers.py")
-)
-assert _spec is not None and _spec.loader is not None
-helpers = importlib.util.module_from_spec(_spec)
-sys.modules["batch_helpers"] = helpers
-_spec.loader.exec_module(helpers)
-make_run, many_runs, write_manifest = helpers.make_run, helpers.many_runs, helpers.write_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 HAVE_RAY = importlib.util.find_spec("ray") is not None
