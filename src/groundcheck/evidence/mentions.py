@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from itertools import accumulate
 
 from groundcheck.document.blocks import _LABEL_WORDS, HEADING, PARAGRAPH, scan
 from groundcheck.document.references import is_reference_heading
 from groundcheck.document.report import Document
 from groundcheck.extractors import Extractor, find_mentions
-from groundcheck.extractors.pipeline import _run
+from groundcheck.extractors.pipeline import _run, resolve_overlaps
 from groundcheck.extractors.title import TitleExtractor
 from groundcheck.model import Mention
 
@@ -70,35 +70,17 @@ def output_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Me
     second = [e for e in extractors if callable(getattr(e, "find_beside", None))]
     if not second or any(type(e) is not TitleExtractor for e in second):
         return find_mentions(text, extractors)
-    groups: list[tuple[str, list[Mention]]] = []
-    first: list[Mention] = []
+    found: list[tuple[Mention, str]] = []
     for extractor in extractors:
         if not any(extractor is e for e in second):
-            found = [m for m, _ in _run(extractor, text)]
-            groups.append((extractor.name, found))
-            first.extend(found)
+            found.extend(_run(extractor, text))
+    first = [m for m, _ in found]
     for extractor in second:
         assert isinstance(extractor, TitleExtractor)
         copy = title_text(text, first, extractor)
         beside, kept = (text, first) if copy is None else copy
-        groups.append((extractor.name, [m for m, _ in _run(extractor, beside, kept)]))
-    # find_mentions resolves the overlaps, exactly as for the real text.
-    found_again: list[Extractor] = [_Found(name, found) for name, found in groups]
-    return find_mentions(text, found_again)
-
-
-class _Found:
-    """Mentions already found, handed to find_mentions under their extractor's name."""
-
-    __slots__ = ("_found", "name")
-    description = "mentions already found"
-
-    def __init__(self, name: str, found: list[Mention]) -> None:
-        self.name = name
-        self._found = found
-
-    def find(self, text: str) -> Iterator[Mention]:
-        return iter(self._found)
+        found.extend(_run(extractor, beside, kept))
+    return resolve_overlaps(found)  # exactly as find_mentions does for the real text
 
 
 def title_text(

@@ -10,7 +10,7 @@ from groundcheck.extractors.registry import Extractor, Registry
 from groundcheck.model import Citation, Identifier, Mention
 from groundcheck.text import TextView, locate
 
-__all__ = ["extract", "find_mentions", "identifiers_in", "resolve_extractors"]
+__all__ = ["extract", "find_mentions", "identifiers_in", "resolve_extractors", "resolve_overlaps"]
 
 
 def resolve_extractors(
@@ -68,6 +68,13 @@ def find_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Ment
         first = [m for m, _ in found]
         for extractor in second:
             found.extend(_run(extractor, text, first))
+    return resolve_overlaps(found)
+
+
+def resolve_overlaps(found: list[tuple[Mention, str]]) -> list[tuple[Mention, str]]:
+    """``found`` (mentions with their extractor's name, in extractor order) by position, a
+    mention inside another that already names the same work dropped (see
+    :func:`find_mentions`). Sorts ``found`` in place."""
     if len(found) < 2:
         return found
     found.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
