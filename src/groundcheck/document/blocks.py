@@ -27,6 +27,7 @@ __all__ = [
     "HEADING",
     "ITEM",
     "LABEL_LEVEL",
+    "LABEL_WORDS",
     "PARAGRAPH",
     "QUOTE",
     "Block",
@@ -98,7 +99,7 @@ _QUOTE = re.compile(r"[ ]{0,3}>[ \t]?")
 _DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
 _LABEL_TEXT = re.compile(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
-_LABEL_WORDS = frozenset(
+LABEL_WORDS = frozenset(
     {
         "references", "reference", "sources", "source", "bibliography", "citations",
         "works cited", "further reading", "reference list", "literature cited",
@@ -117,7 +118,7 @@ _SPECIAL = (
     r"[`~#=*_\\>|+•‣▪◦\[【(-]"  # a fence, heading, rule, quote, LaTeX, table or list item
     r"|[^\S \t\r\n]|\r(?!\n)"  # another space character first: left to the line loop
     r"|\d{1,5}[.)](?:[ \t]|\r?\n)"  # a numbered item ("1. Lewis")
-    rf"|(?i:{'|'.join(sorted(_LABEL_WORDS, key=lambda w: (-len(w), w)))})[ \t:]*\r?\n"
+    rf"|(?i:{'|'.join(sorted(LABEL_WORDS, key=lambda w: (-len(w), w)))})[ \t:]*\r?\n"
     r")"
 )
 _SPECIAL_HERE = re.compile(_SPECIAL)
@@ -204,7 +205,7 @@ def _label_heading(text: str, b: _Builder) -> Block | None:
         return Block(HEADING, b.start, body, end, b.line, LABEL_LEVEL, marker=bold.group(1))
     if len(line) <= 62 and _LABEL_TEXT.match(line):
         name = line.rstrip(" \t:").strip().casefold()
-        if name in _LABEL_WORDS:
+        if name in LABEL_WORDS:
             end = b.body + len(line.rstrip(" \t:"))
             return Block(HEADING, b.start, b.body, end, b.line, LABEL_LEVEL)
     return None
@@ -368,7 +369,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 (current is None or current.kind == PARAGRAPH)
                 and content_end - first <= 62
                 and _LABEL_TEXT.match(text, first, content_end) is not None
-                and text[first:content_end].rstrip(" \t:").casefold() in _LABEL_WORDS
+                and text[first:content_end].rstrip(" \t:").casefold() in LABEL_WORDS
             ):
                 close()  # "REFERENCES" on its own line heads the lines under it
                 hend = first + len(text[first:content_end].rstrip(" \t:"))

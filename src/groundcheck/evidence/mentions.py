@@ -36,7 +36,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
 
-from groundcheck.document.blocks import _LABEL_WORDS, HEADING, PARAGRAPH, scan
+from groundcheck.document.blocks import HEADING, LABEL_WORDS, PARAGRAPH, scan
 from groundcheck.document.references import is_reference_heading
 from groundcheck.document.report import Document
 from groundcheck.extractors import Extractor, find_mentions
@@ -261,10 +261,10 @@ def _label(line: str) -> bool:
     """Could the parser read this line as a label heading (``References``, ``Sources:``)?"""
     if len(line) > _LONGEST_LABEL and len(line.strip(" \t:")) > _LONGEST_LABEL:
         return False  # (case folding never shortens a text)
-    return line.strip(" \t").rstrip(" \t:").strip().casefold() in _LABEL_WORDS
+    return line.strip(" \t").rstrip(" \t:").strip().casefold() in LABEL_WORDS
 
 
-_LONGEST_LABEL = max(map(len, _LABEL_WORDS))
+_LONGEST_LABEL = max(map(len, LABEL_WORDS))
 
 
 _KEPT, _PROSE, _BLANK, _OPENS = range(4)
