@@ -43,6 +43,8 @@ def _run(case: Any) -> tuple[dict[str, Any] | None, str]:
     ]
     for path in case.evidence_paths:
         command += ["--evidence", str(path)]
+    if "records" in case.format:  # exports, not traces: read as test_labels reads them
+        command += ["--evidence-format", "records"]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):
         message = (done.stderr.strip().splitlines() or ["error"])[-1]
