@@ -238,9 +238,35 @@ def find_entries(
             continue
     flush_item()
     flush_rows()
+    entries = [e for e in entries if not _placeholder(text, e.body, e.end, ids)]
     entries.extend(bibtex)
     entries.sort(key=lambda e: e.start)
     return entries
+
+
+_PLACEHOLDER = re.compile(r"[*_]{0,3}(?:\[[^\[\]\n]{1,160}\]|\([^()\n]{1,160}\))[*_]{0,3}[.:]?")
+
+
+def _placeholder(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()) -> bool:
+    """Is ``text[start:end]`` a bracketed editorial note standing where entries will go?
+
+    Generated documents leave ``[Wird automatisch generiert]``, ``[References to be added]``
+    or ``*(to be completed)*`` under a references heading. Wholly enclosed in brackets, with no
+    identifier, link or year inside, such a line cites nothing: reading it as an entry made
+    its words a cited title no tool returned. A bracketed title with a year or an id stays an
+    entry.
+
+    >>> note = "[Wird automatisch generiert]"
+    >>> _placeholder(note, 0, len(note))
+    True
+    >>> entry = "[Attention Is All You Need, 2017]"
+    >>> _placeholder(entry, 0, len(entry))
+    False
+    """
+    end = _rstrip(text, start, end)
+    if end - start > 170 or _PLACEHOLDER.fullmatch(text, start, end) is None:
+        return False
+    return _YEAR_CORE.search(text, start, end) is None and not _has_id(text, start, end, ids)
 
 
 _SOFT = frozenset({"notes", "footnotes", "endnotes", "links"})

@@ -217,6 +217,8 @@ def find_entries(
             continue
     flush_item()
     flush_rows()
+    # intentional change after the copy (session 5): bracketed placeholders are no entries
+    entries = [e for e in entries if not _placeholder(text, e.body, e.end, ids)]
     entries.extend(bibtex)
     entries.sort(key=lambda e: e.start)
     return entries
@@ -436,3 +438,6 @@ def _next_entry(text: str, start: int) -> int:
     """Where an unclosed BibTeX entry ends: the next ``@`` opening a line, or the text's end."""
     m = _LINE_AT.search(text, start)
     return len(text) if m is None else m.start() + 1
+
+
+from groundcheck.document.references import _placeholder  # noqa: E402
