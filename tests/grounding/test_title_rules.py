@@ -60,6 +60,11 @@ def test_titles_that_start_like_an_enumeration_are_kept(title: str) -> None:
         ("Locating and Editing Factual Associations in GPT (ROME) (2022)",
          "Locating and Editing Factual Associations in GPT"),
         ("Retrieval-Augmented Generation [NeurIPS 2020]", "Retrieval-Augmented Generation"),
+        # a method's short name after a spaced slash (Hypogenic-AI/when-should-an-ai-ask-for-
+        # clarification-f275-claude@3dd2f1d5, literature_review.md: "**Learning to Ask / AwN**
+        # (2409.00557)" for "Learning to Ask: When LLMs Meet Unclear Instruction")
+        ("Learning to Ask / AwN", "Learning to Ask"),
+        ("Toy Models of Superposition / TMS (2022)", "Toy Models of Superposition"),
     ],
 )  # fmt: skip
 def test_trailing_parentheticals_are_stripped(written: str, bare: str) -> None:
@@ -68,6 +73,16 @@ def test_trailing_parentheticals_are_stripped(written: str, bare: str) -> None:
 
 def test_a_title_that_is_only_a_parenthetical_is_kept() -> None:
     assert strip_parentheticals("(2022)") is None
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Input/Output Analysis of Agents", "Fast / Slow Thinking in Large Language Model Agents",
+     "TCP/IP Illustrated"],
+)  # fmt: skip
+def test_a_slash_inside_a_title_is_no_alias(title: str) -> None:
+    """Only a short tail after a *spaced* slash at the very end is an alias."""
+    assert strip_parentheticals(title) is None
 
 
 def test_query_forms_keep_the_title_as_written_first() -> None:

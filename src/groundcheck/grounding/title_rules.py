@@ -118,10 +118,12 @@ title. A bare number without a dot stays ("2 OLMo 2 Furious" is a title), and so
 "1.58-bit" (no space after the number)."""
 
 _TRAILING_PARENTHETICAL = re.compile(
-    r"[ \t]{0,8}(?:\([^()\n]{1,120}\)|\[[^\[\]\n]{1,60}\])[ \t.]{0,4}$"
+    r"[ \t]{0,8}(?:\([^()\n]{1,120}\)|\[[^\[\]\n]{1,60}\]"
+    r"|[ \t]/[ \t]{1,3}[^\W_][^\s/]{0,24}(?:[ \t][^\s/]{1,24}){0,2})[ \t.]{0,4}$"
 )
 """A parenthetical (or bracket) at the very end: ``(2022)``, ``(Elhage et al., 2022)``,
-``(ROME)``, ``[arXiv 2023]``."""
+``(ROME)``, ``[arXiv 2023]``; and a short alias after a spaced slash, which reviews write for
+the method's name (``Learning to Ask / AwN``: the paper's "Ask-when-Needed")."""
 
 
 def strip_enumeration(text: str) -> str | None:
@@ -144,6 +146,8 @@ def strip_parentheticals(text: str, limit: int = 3) -> str | None:
 
     >>> strip_parentheticals("Locating and Editing Factual Associations in GPT (ROME) (2022)")
     'Locating and Editing Factual Associations in GPT'
+    >>> strip_parentheticals("Learning to Ask / AwN")
+    'Learning to Ask'
     """
     current = text.rstrip()
     for _ in range(limit):
