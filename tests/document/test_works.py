@@ -183,6 +183,19 @@ def test_cells_describing_a_paper_are_not_its_title() -> None:
     ]
 
 
+def test_an_emphasis_inside_a_describing_cell_is_not_the_rows_title() -> None:
+    """A Claude review's table (Hypogenic-AI/when-should-an-ai-ask-for-clarification-f275-claude
+    @3dd2f1d5, literature_review.md): the italic phrase in the "Mechanism" column was taken as
+    the title of the id in the "Paper" column, and warned as not the returned title."""
+    text = (
+        "| Paper | Year | Mechanism | Note for this hypothesis |\n|---|---|---|---|\n"
+        "| INTENT-SIM (2311.09469) | 2023 | Entropy over *simulated user intents* |"
+        " Targets aleatoric uncertainty specifically |\n"
+    )
+    (work,) = works(text).works
+    assert [t.raw for t in work.titles] == []
+
+
 def test_a_title_column_still_gives_the_rows_title() -> None:
     """Under a "Title" header the cell is the row's title, ids in the same row."""
     text = (

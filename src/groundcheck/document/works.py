@@ -221,12 +221,14 @@ _TITLE_COLUMN = re.compile(r"(?i)\b(?:title|paper|publication|article|work|refer
 
 
 def _describing_cells(doc: Document, titles: list[Citation]) -> set[int]:
-    """The ``id`` of each title in ``titles`` that is a table cell under a header that is not
-    the title column, in a row that has one: the cell describes the row's paper, the title is
-    in the title column. The rows with a title column are found once per document."""
-    cells = [t for t in titles if t.kind == "cell"]
-    if not cells:
+    """The ``id`` of each title in ``titles`` that sits in a table cell under a header that is
+    not the title column, in a row that has one: the cell describes the row's paper, the title
+    is in the title column — the whole cell, or an emphasis inside it (``Entropy over
+    *simulated user intents*`` under "Mechanism"). The rows with a title column are found once
+    per document."""
+    if not any(b.kind == CELL for b in doc.blocks):
         return set()
+    cells = titles  # a cell's own text, and an emphasis or a quote inside it
     titled_rows = {b.row for b in doc.blocks if b.kind == CELL and _TITLE_COLUMN.search(b.header)}
     out: set[int] = set()
     for t in cells:
