@@ -645,10 +645,11 @@ class DanglingMarkers:
             yield Finding(self.code, ERROR, f"marker {what} {where}{times}", first.citation(label))
 
 
-def _returned_authors(evidence: EvidenceSet) -> dict[tuple[str, int], str] | None:
-    """(first author's surname key, year) of every returned work that has both, or None when
-    no tool output gave any authors at all (nothing to check an author–year citation by)."""
-    found: dict[tuple[str, int], str] = {}
+def _returned_authors(evidence: EvidenceSet) -> set[tuple[str, int | None]] | None:
+    """(first author's surname key, year) of every returned work with authors — the year None
+    when the tool gave none, which any year matches — or None when no tool output gave any
+    authors at all (nothing to check an author–year citation by)."""
+    found: set[tuple[str, int | None]] = set()
     any_authors = False
     for call in evidence.calls:
         if call.excluded is not None:
@@ -656,9 +657,7 @@ def _returned_authors(evidence: EvidenceSet) -> dict[tuple[str, int], str] | Non
         for work in call.works:
             if work.authors:
                 any_authors = True
-                if work.year is not None:
-                    key = (surname_key(surname(work.authors[0])), work.year)
-                    found.setdefault(key, work.title)
+                found.add((surname_key(surname(work.authors[0])), work.year))
     return found if any_authors else None
 
 
@@ -704,12 +703,12 @@ class UnverifiedAuthorYear:
     """``unverified-author-year``: "Lewis et al. (2020)" matching no entry and no returned work.
 
     With a reference list, an author–year citation must match one of its entries (first
-    author's surname and year). Without one, it must match a returned work whose first author
-    and year are known; written on the line of a cited title that matched a returned one, it
-    must name *that* work's first author ("Sparse Autoencoders Uncover … (Adams et al., 2025)"
-    for a paper the tools returned as Gujral et al.'s). A warning: names are spelled in many
-    ways. A citation that could be anything followed by a year ("GPT-4 (2023)") is not checked
-    at all.
+    author's surname and year). Without one, it must match a returned work by that first
+    author, of that year when the tool gave one; written on the line of a cited title that
+    matched a returned one, it must name *that* work's first author ("Sparse Autoencoders
+    Uncover … (Adams et al., 2025)" for a paper the tools returned as Gujral et al.'s). A
+    warning: names are spelled in many ways. A citation that could be anything followed by a
+    year ("GPT-4 (2023)") is not checked at all.
     """
 
     code: ClassVar[str] = "unverified-author-year"
@@ -748,8 +747,10 @@ class UnverifiedAuthorYear:
             seen.setdefault((surname_key(m.author), m.year), []).append(m)
         for (key, year), markers in seen.items():
             first = markers[0]
-            if returned is not None and year is not None and (key, year) in returned:
-                continue
+            if returned is not None and year is not None and (
+                (key, year) in returned or (key, None) in returned
+            ):
+                continue  # a returned work by that first author, in that year or undated
             where = (
                 "matches no entry of the report's reference list"
                 if refs.has_list
