@@ -282,6 +282,36 @@ def test_unverified_author_year_without_a_list_uses_returned_authors() -> None:
     )
 
 
+def test_author_year_matching_an_undated_returned_work_by_its_first_author_passes() -> None:
+    """A search that returns titles and authors but no year (Title/Authors/arXiv blocks): the
+    citation's year cannot be checked, its first author can."""
+    from groundcheck.model import Evidence, EvidenceSet, Identifier, Work
+
+    rag = Identifier("arxiv", "2005.11401")
+    evidence = EvidenceSet(
+        [Evidence("s", "c1", frozenset({rag}), works=(Work(frozenset({rag}), RAG, ("Patrick Lewis",), None),))]
+    )  # fmt: skip
+    report = "Retrieval helps (Lewis et al., 2020), dense retrieval too (Karpukhin et al., 2020)."
+    assert [(f.code, f.citation.raw if f.citation else "") for f in audit(report, evidence).findings] == [
+        ("unverified-author-year", "Karpukhin et al., 2020")
+    ]  # fmt: skip
+
+
+def test_a_wrong_title_after_an_id_in_a_heading_is_warned() -> None:
+    """"### <id> — <title> (authors)" headings (a Claude review's key papers, Hypogenic-AI/
+    is-there-a-sounds-like-ai-direction-511e-claude-opus-5-5@ffb13e40): the title after the id
+    is the title written for it, judged against the one returned with it."""
+    report = (
+        "# Review\n\n### 2005.11401 — Retrieval-Augmented Generation for Knowledge-Intensive NLP"
+        " Tasks (Lewis et al., 2020)\n\nText.\n\n### 2004.04906 — Scaling Laws for Neural"
+        " Language Models (Kaplan et al., 2020)\n\nText.\n"
+    )
+    findings = [f for f in audit(report, CALLS).findings if f.code == "unverified-title"]
+    assert [f.citation.raw for f in findings if f.citation] == [
+        "Scaling Laws for Neural Language Models"
+    ]
+
+
 def test_section_names_and_lead_ins_are_not_titles() -> None:
     report = (
         "## Additional Relevant Papers\n\n- **Key Technical Contribution**: retrieval.\n"

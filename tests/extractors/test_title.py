@@ -217,6 +217,42 @@ def test_labels_after_a_heading_title_are_not_the_title(heading: str, title: str
 
 
 @pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        # Hypogenic-AI/is-there-a-sounds-like-ai-direction-511e-claude-opus-5-5@ffb13e40,
+        # literature_review.md: every key paper is a heading "id — title (authors) [tag]"
+        (
+            "### 2608.24780 — Linear Probing Provides Robust and Efficient Detection of MGT"
+            " (Quaremba et al., 2026, EMNLP) [user-specified]",
+            "Linear Probing Provides Robust and Efficient Detection of MGT",
+        ),
+        ("### 2601.10387 — The Assistant Axis (Lu et al., 2026, Anthropic)", "The Assistant Axis"),
+        ("## arXiv:2005.11401: Retrieval-Augmented Generation for NLP",
+         "Retrieval-Augmented Generation for NLP"),
+        ("### [2106.09685] - LoRA: Low-Rank Adaptation", "LoRA: Low-Rank Adaptation"),
+        ("### 10.1038/nature14539 — Deep learning review", "Deep learning review"),
+        ("### hep-th/9711200: The Large N Limit of Superconformal Field Theories",
+         "The Large N Limit of Superconformal Field Theories"),
+    ],
+)  # fmt: skip
+def test_an_identifier_leading_a_heading_is_not_part_of_its_title(
+    heading: str, title: str
+) -> None:
+    found = [m for m in TitleExtractor().find(heading) if m.kind == "heading"]
+    assert [heading[m.start : m.end] for m in found] == [title]
+
+
+@pytest.mark.parametrize("line", ["### Sparse Autoencoders Find Features (2309.08600)",
+                                  "- Sparse Autoencoders Find Features (2309.08600)"])  # fmt: skip
+def test_a_title_beside_an_id_starts_after_the_heading_marks_or_the_bullet(line: str) -> None:
+    from groundcheck.extractors.title import adjacent_title
+
+    at = line.index("2309")
+    span = adjacent_title(line, at, at + 10)
+    assert span is not None and line[slice(*span)] == "Sparse Autoencoders Find Features"
+
+
+@pytest.mark.parametrize(
     "lead",
     ["Panickssery, Bowman & Feng 2024", "Xu, Li and Jiang, 2025", "Kim & Khashabi 2025"],
 )

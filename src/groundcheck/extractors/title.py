@@ -280,6 +280,13 @@ _ENUMERATION = re.compile(
     r"|(?:\d{1,3}(?:\.\d{1,3}){0,3}|[ivxlcdm]{1,6}|[a-z])[.)][ \t]+"
     r"|\([ \t]*(?:\d{1,3}|[a-z])[ \t]*\)[ \t]*|\[\d{1,4}\][ \t]*)"
 )
+_LEADING_ID = re.compile(
+    r"(?i)[\[(]?(?:arXiv[: \t]{0,2})?(?:\d{4}\.\d{4,5}(?:v\d{1,3})?"
+    r"|[a-z][a-z.-]{1,20}/\d{7}(?:v\d{1,3})?|(?:doi:[ \t]?)?10\.\d{4,9}/[^\s\])]{1,200})[\])]?"
+    r"[ \t]*(?:[—–:|-]|--)[ \t]+"
+)
+"""An identifier opening a heading before its title: ``2608.24780 — Linear Probing …``,
+``[arXiv:2005.11401] RAG …`` is not cut (no separator), ``10.1000/xyz: Title`` is."""
 _TRAILING_PAREN = re.compile(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
 _TRAILING_MARKER = re.compile(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
 _TRAILING_BYLINE = re.compile(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
@@ -308,8 +315,14 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
     >>> t = "1. Toy Models of Superposition (Elhage et al., 2022)"
     >>> t[slice(*heading_title(t, 0, len(t)))]
     'Toy Models of Superposition'
+
+    An identifier leading the heading, before a dash or a colon, is cut too: the title of
+    ``2601.10387 — The Assistant Axis (Lu et al., 2026)`` is "The Assistant Axis".
     """
     m = _ENUMERATION.match(text, start, end)
+    if m is not None and m.end() < end:
+        start = m.end()
+    m = _LEADING_ID.match(text, start, end)
     if m is not None and m.end() < end:
         start = m.end()
     for _ in range(4):
@@ -445,9 +458,11 @@ def _trailing(run: re.Pattern[str], text: str, start: int, end: int) -> int:
 
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
 _LEADING_NOISE = re.compile(
-    r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+"
+    r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\]"
+    r"|#{1,6}|[-+•‣▪◦])[ \t]+"
 )
-"""A date or a number a listing puts before each title: never part of the title."""
+"""A date or a number a listing puts before each title, a heading's ``###`` or a bullet:
+never part of the title."""
 
 
 def _citation_paren_end(before: str) -> int:

@@ -22,6 +22,7 @@ from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
 from groundcheck.extractors.hints import word_matches
+from groundcheck.extractors.title import _LEADING_ID
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
 
 __all__ = [
@@ -308,6 +309,10 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
     m = _ENUMERATION.match(text, start, end)
     if m is not None and m.end() < end:
         start = m.end()
+    # intentional change after the copy (session 5): a leading identifier is cut
+    m = _LEADING_ID.match(text, start, end)
+    if m is not None and m.end() < end:
+        start = m.end()
     for _ in range(4):
         chunk = text[start:end]
         m = _TRAILING_SYMBOLS.search(chunk) or _TRAILING_TAG.search(chunk)
@@ -429,7 +434,9 @@ _PREFIX_STOPS = tuple(sorted(_PREFIX_STOP))
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
 _MARKUP = ('"', "“", "”", "[", "]", "{", "}", "=", "*", "_", "`", "|")
 _LEADING_NOISE = re.compile(
-    r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\])[ \t]+"
+    # intentional change after the copy (session 5): a heading's ### or a bullet is noise too
+    r"[ \t]*(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|\d{1,4}[.)]|\[\d{1,4}\]"
+    r"|#{1,6}|[-+•‣▪◦])[ \t]+"
 )
 """A date or a number a listing puts before each title: never part of the title."""
 
