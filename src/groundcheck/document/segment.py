@@ -195,6 +195,14 @@ def _venue_after(text: str, pos: int, stop: int) -> str | None:
     return venue
 
 
+def _authors_and_year_before(text: str, start: int, end: int) -> bool:
+    """Does ``text[start:end]`` open with an author list and a year in parentheses? Then a
+    link after it is where the work is (``**Hopkins and Roger (2026), Title.** [Anthropic
+    article](url)``), and the title follows the year, as in any author–year entry."""
+    m = _YEAR_PAREN.search(text, start, min(end, start + 1500))
+    return m is not None and looks_like_authors(text[start : m.start()])
+
+
 def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()) -> Parts:
     """Cut the entry ``text[start:end]`` (its label already removed) into its parts.
 
@@ -258,6 +266,7 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
         and link.start() <= stop
         and _words(link.group(1)) >= 2
         and "://" not in link.group(1)
+        and not _authors_and_year_before(text, pos, link.start())
     ):
         prefix = text[pos : link.start()]
         authors = split_authors(_strip_year(prefix)) if reads_as_authors(prefix) else ()

@@ -258,6 +258,8 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
         and link.start() <= stop
         and _words(link.group(1)) >= 2
         and "://" not in link.group(1)
+        # intentional change after the copy (session 5): authors and a year before the link
+        and not _authors_and_year_before(text, pos, link.start())
     ):
         prefix = text[pos : link.start()]
         authors = split_authors(_strip_year(prefix)) if reads_as_authors(prefix) else ()
@@ -400,3 +402,6 @@ def _after_ids(text: str, pos: int, end: int, ids: Sequence[tuple[int, int]]) ->
         if not moved:
             break
     return at if at < end else None
+
+
+from groundcheck.document.segment import _authors_and_year_before  # noqa: E402
