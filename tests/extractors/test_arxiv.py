@@ -57,6 +57,10 @@ MODERN_POSITIVE = [
     ("0704.0001", "0704.0001", None),
     ("9912.12345", "9912.12345", None),
     ("hep-ph/1203.1234", "1203.1234", None),
+    # "arXiv" glued to the id (Hypogenic-AI/detect-different-lies-2bfa-codex-gpt-6-astra
+    # @a7201e2f, literature_review.md: "[arXiv2503.03750](https://arxiv.org/abs/2503.03750)")
+    ("arXiv2503.03750", "2503.03750", None),
+    ("(ARXIV2301.00001v2)", "2301.00001", 2),
 ]
 
 
@@ -86,6 +90,7 @@ MODERN_SILENT = [
     "hep-ph/1203.12345",
     "version v1.2301.00001",
     "price 3.14159 and 2.71828",
+    "xarXiv2301.00001",  # "arXiv" must be a word of its own
 ]
 
 

@@ -95,8 +95,16 @@ on prose ("arXiv, see Table 3.5"), where the context regex would be searched."""
 
 
 def _after_arxiv_dot(text: str, pos: int) -> bool:
-    """True when ``text[:pos]`` ends with ``arXiv.`` (the DOI-suffix style, any case)."""
-    return pos >= 6 and text[pos - 1] == "." and text[pos - 6 : pos - 1].lower() == "arxiv"
+    """True when ``text[:pos]`` ends with ``arXiv.`` (the DOI-suffix style, any case), or with
+    the word ``arXiv`` glued to the id (``arXiv2503.03750``: some models drop the space
+    before digits, and write "cover16 types" and "revised2026" in the same report)."""
+    if pos >= 6 and text[pos - 1] == "." and text[pos - 6 : pos - 1].lower() == "arxiv":
+        return True
+    return (
+        pos >= 5
+        and text[pos - 5 : pos].lower() == "arxiv"
+        and (pos == 5 or not text[pos - 6].isalnum())
+    )
 
 
 _CONTEXT_HINTS = ("xiv", "5iv", "huggingface", "lanl")
