@@ -117,6 +117,32 @@ def test_summary_words_only() -> None:
     assert summary_verdict([(None, "Read pdf file")], ["moe x"]) is None  # nothing echoed
 
 
+@pytest.mark.parametrize(
+    "leaves",
+    [
+        [(None, "Error: paper 2401.99999 not found")],
+        [("status", "error"), ("message", "DOI 10.1000/xyz123 could not be resolved")],
+        [(None, "No such paper: 2401.99999")],
+        [(None, "HTTP 404: 2401.99999 does not exist")],
+        [(None, "Failed to fetch arXiv 2401.99999 (invalid id)")],
+    ],
+)
+def test_a_lookup_that_failed_on_its_argument_returned_nothing(
+    leaves: list[tuple[str | None, str]],
+) -> None:
+    """The id the agent asked for, repeated in an error: the tool returned nothing. It
+    grounded the id (an agent that invents an id and looks it up cited it "returned")."""
+    assert summary_verdict(leaves, ["2401.99999", "10.1000/xyz123"]) == "empty"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Found paper 2401.99999", "Paper 2401.99999: Mixture of Experts Fail to Scale"],
+)
+def test_a_confirmation_or_an_answer_is_not_a_failure(text: str) -> None:
+    assert summary_verdict([(None, text)], ["2401.99999"]) is None
+
+
 # -- the agent's files -----------------------------------------------------------------------
 
 
@@ -408,3 +434,21 @@ def test_any_registered_url_extractor_derives_the_fetched_urls_key() -> None:
     found = load_evidence(calls, extractors=extractors).evidence.identifiers
     assert Identifier("url", "example.org/blog/moe") in found
     assert Identifier("url", "example.org/blog/invented") not in found
+
+
+def test_ids_repeated_in_failed_lookups_are_fabricated_in_the_report() -> None:
+    """A whole run: the agent looks up ids it made up, every lookup fails, the report cites
+    them. Each is an error, and the run is one whose every lookup came back empty."""
+    import groundcheck
+
+    calls = [
+        {"tool": "fetch_paper", "input": {"arxiv_id": "2401.99999"},
+         "output": "Error: paper 2401.99999 not found"},
+        {"tool": "resolve_doi", "input": {"doi": "10.1000/xyz123"},
+         "output": {"status": "error", "message": "DOI 10.1000/xyz123 could not be resolved"}},
+    ]  # fmt: skip
+    report = "We build on arXiv:2401.99999 and doi:10.1000/xyz123. " * 20
+    verdict = groundcheck.audit(report, calls)
+    codes = [f.code for f in verdict.findings]
+    assert codes.count("fabricated-id") == 2
+    assert all(c.empty for c in verdict.evidence.calls)

@@ -367,10 +367,28 @@ SUMMARY_WORDS = frozenset(
 A result whose every word, outside the repeats of its arguments, is one of these (or a number)
 is a summary, not an output; tune by editing this set."""
 
+FAILURE_WORDS = SUMMARY_WORDS | frozenset(
+    {
+        "error", "errors", "failed", "failure", "fail", "unable", "cannot", "can", "could",
+        "resolve", "resolved", "exist", "exists", "does", "do", "did", "invalid", "unknown",
+        "missing", "unavailable", "available", "status", "message", "http", "code", "paper",
+        "papers", "article", "articles", "record", "records", "id", "ids", "identifier",
+        "doi", "arxiv", "pmid", "isbn", "such", "there", "are", "this", "that", "it",
+    }
+)  # fmt: skip
+"""With :data:`SUMMARY_WORDS`, the words of a lookup that failed on what it was given
+(``Error: paper 2401.99999 not found``, ``{"status": "error", "message": "DOI 10.1000/x could
+not be resolved"}``): such a result, saying so (:data:`_NOTHING`), returned nothing. Kept
+apart so that a confirmation (``Found paper 2401.99999``) is judged as before."""
+
 _NOTHING = re.compile(
     r"(?i)\b(?:no|0|zero)\s+(?:\w+\s+)?(?:results?|matches|items|entries|documents|hits|papers)\b"
     r"|\bnot\s+found\b|\bnothing\s+found\b|\bfound\s+nothing\b|\bno\s+information\b"
+    r"|\b(?:error|errors|failed|failure|unable|cannot|invalid|unknown|missing|unavailable)\b"
+    r"|\b(?:could|can|does|do|did)\s+not\b|\bno\s+such\b|\b40[0-9]\b"
 )
+"""A restatement of the arguments that says the lookup found nothing or failed on them: the
+call returned nothing (``empty``), rather than a summary of what it did."""
 _WORD = re.compile(r"[^\W_]+")
 _SHORT = 600
 """Only results this short (characters of text) can be summaries."""
@@ -405,6 +423,8 @@ def summary_verdict(leaves: Sequence[Leaf], strings: Sequence[str]) -> str | Non
     'empty'
     >>> summary_verdict([("query", "moe survey")], ["moe survey"])
     'empty'
+    >>> summary_verdict([(None, "Error: paper 2401.99999 not found")], ["2401.99999"])
+    'empty'
     """
     if not strings or sum(len(text) for _, text in leaves) > _SHORT:
         return None
@@ -428,7 +448,8 @@ def summary_verdict(leaves: Sequence[Leaf], strings: Sequence[str]) -> str | Non
     residual = " ".join(rest)
     words = _WORD.findall(residual)
     if any(not w.isdigit() and w.lower() not in SUMMARY_WORDS for w in words):
-        return None
+        failed = all(w.isdigit() or w.lower() in FAILURE_WORDS for w in words)
+        return "empty" if failed and _NOTHING.search(residual) else None
     if all(w.isdigit() for w in words):  # nothing but the arguments (and counts) came back
         return None if answered else "empty"
     return "empty" if _NOTHING.search(residual) else "summary"
