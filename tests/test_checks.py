@@ -453,3 +453,51 @@ def test_author_year_beside_a_returned_title_must_name_its_first_author() -> Non
     assert "first author Onkar Gujral" in finding.message
     right = f"### {title} (Gujral et al., 2025)\n\nThe PNAS paper.\n"
     assert groundcheck.audit(right, calls).findings == ()
+
+
+_S2 = [
+    {
+        "tool": "semantic_scholar_search",
+        "input": {"query": "retrieval augmented generation"},
+        "output": {
+            "data": [
+                {
+                    "externalIds": {"ArXiv": "2005.11401", "CorpusId": 218869575},
+                    "title": RAG,
+                    "year": 2020,
+                    "authors": [{"name": "Patrick Lewis"}],
+                }
+            ]
+        },
+    }
+]
+
+
+def test_an_added_publisher_doi_for_a_returned_paper_is_a_warning() -> None:
+    """The paper was returned (title, arXiv id); the agent added its DOI from memory. The DOI
+    is in no output — said — but the source is not invented: a warning, naming the paper."""
+    report = f"## References\n\n1. Lewis, P., et al. (2020). {RAG}. *NeurIPS*. https://doi.org/10.5555/3495724.3496517\n"
+    (finding,) = [f for f in audit(report, _S2).findings if f.code == "fabricated-id"]
+    assert finding.severity == "warning"
+    assert "its title is that of a paper the tools returned (arXiv:2005.11401)" in finding.message
+
+
+@pytest.mark.parametrize(
+    "cited",
+    [
+        f"1. Lewis, P., et al. (2020). {RAG}. arXiv:2401.99999",  # its arXiv id is another
+        "1. Lewis, P., et al. (2020). Dense Passages All The Way Down. doi:10.5555/1",  # no twin
+    ],
+)
+def test_an_unreturned_id_stays_an_error_without_a_returned_twin(cited: str) -> None:
+    findings = audit(f"## References\n\n{cited}\n", _S2).findings
+    assert [(f.code, f.severity) for f in findings if f.code == "fabricated-id"] == [
+        ("fabricated-id", "error")
+    ]
+
+
+def test_an_id_beside_a_returned_title_in_prose_stays_an_error() -> None:
+    """The words next to an id are not a written title: no twin is looked for."""
+    report = f"We use {RAG} (doi:10.5555/3495724.3496517) throughout."
+    findings = [f for f in audit(report, _S2).findings if f.code == "fabricated-id"]
+    assert [f.severity for f in findings] == ["error"]

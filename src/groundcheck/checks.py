@@ -266,10 +266,17 @@ class FabricatedIds:
             verb = "is" if len(named) == 1 else "are"
             lowered, also = severity, ""
             elsewhere = [same_page(c) for c in missing]
+            twin = _returned_twin(ctx, work, missing)
             if all(r is not None for r in elsewhere):  # every one a returned page elsewhere
                 lowered = WARNING
                 shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in elsewhere if r))
                 also = f"; a tool returned the same page at another address: {shown}"
+            elif twin is not None:
+                lowered = WARNING
+                also = (
+                    f"; its title is that of a paper the tools returned ({twin}), without "
+                    f"{'this identifier' if len(named) == 1 else 'these identifiers'}"
+                )
             yield Finding(
                 self.code,
                 lowered,
@@ -291,6 +298,40 @@ class FabricatedIds:
                     f"; a tool returned the same page at another address: {ctx.cited_as(returned)}"
                 )
             yield Finding(self.code, lowered, message, c)
+
+
+def _returned_twin(ctx: AuditContext, work: CitedWork, missing: list[Citation]) -> str | None:
+    """How to name the returned paper a work with unreturned identifiers is, by its title, or
+    None when there is none or when it was returned with another id of the same scheme.
+
+    "Retrieval-Augmented Generation for Knowledge-Intensive NLP Tasks … doi:10.5555/…": the
+    tools returned that paper (with its arXiv id), the agent added its publisher DOI. The DOI
+    is in no output, certain, but the source is not invented: a warning. A written title (an
+    entry's, a heading, a quote; not the words beside an id) must match a returned paper's
+    title; a paper returned with its own arXiv id cited with another arXiv id stays an error
+    (it has one), as does any other scheme clash, except a DOI beside arXiv's own DOI
+    (10.48550/arXiv.…): a paper also has its publisher's.
+    """
+    title = work.title
+    if ctx.titles is None or title is None or title.kind == "adjacent":
+        return None
+    found = ctx.titles.match(title.raw or title.id, ctx.title_threshold)
+    if found is None:
+        return None
+    works = [w for w in ctx.titles.works_of(found.title) if w.identifiers]
+    if not works:
+        return None
+    schemes = {c.identifier.scheme for c in missing}
+    returned = sorted({i for w in works for i in w.identifiers}, key=str)
+    for ident in returned:
+        if ident.scheme in schemes and not (
+            ident.scheme == "doi" and ident.id.lower().startswith("10.48550/arxiv.")
+        ):
+            return None
+    shown = [ctx.cited_as(i) for i in returned if i.scheme != "url"] or [
+        ctx.cited_as(i) for i in returned
+    ]
+    return ", ".join(shown[:2])
 
 
 class MalformedIds:
