@@ -204,7 +204,10 @@ def groundcheck_scorer(*, cluster: str | None = None, **options: Any) -> Scorer:
     ``options`` are groundcheck policy fields (``title_threshold=85``,
     ``unrecorded_severity="warning"``, ``extractors=["arxiv", "doi"]``, ...). ``cluster``
     names a sample-metadata key (a task id, say) by which ``ci_wilson`` clusters its interval,
-    for samples that are not independent; it needs at least two clusters.
+    for samples that are not independent; it needs at least two clusters. (inspect-ai 0.3.285
+    also computes the progress line's metrics after each sample, where a clustered
+    ``ci_wilson`` with one cluster so far raises and fails the eval: run such evals with
+    ``score_display=False``.)
     """
     return _factory(cluster)(cluster=cluster, **options)
 
