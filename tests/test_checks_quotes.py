@@ -84,8 +84,19 @@ def test_quote_min_words_is_a_policy_option() -> None:
 
 
 def test_without_kept_texts_quotes_are_not_judged() -> None:
-    report, evidence = scenario()  # main's loaders keep identifiers only
-    assert not [f for f in audit(report, evidence).findings if f.code.endswith("-quote")]
+    """Evidence built without the outputs' text (by hand, or a loader keeping ids only)."""
+    report, evidence = scenario()
+    bare = EvidenceSet([evolve(c, text=None) for c in evidence.calls])
+    assert not [f for f in audit(report, bare).findings if f.code.endswith("-quote")]
+
+
+def test_the_loaders_keep_each_outputs_text_for_the_quotes() -> None:
+    """Without the fixture's wiring: the loaders themselves keep the text, so a wrong quote in
+    a real run is found (they kept identifiers only, and no quote was ever checked)."""
+    report, evidence = scenario()
+    assert all(c.text for c in evidence.calls)
+    codes = [f.code for f in audit(report, evidence).findings if f.code.endswith("-quote")]
+    assert codes == ["unverified-quote", "unverified-quote", "misattributed-quote"]
 
 
 def test_unverified_message_names_the_gap() -> None:

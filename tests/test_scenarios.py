@@ -191,12 +191,14 @@ def test_latex_with_thebibliography_and_cite_keys() -> None:
     assert verdict.works[0].work.authors == ("P. Lewis", "E. Perez", "A. Piktus")
 
 
-def test_honest_review_in_mixed_styles_has_no_finding() -> None:
+def test_honest_review_in_mixed_styles_has_no_finding_but_its_unsourced_quote() -> None:
     """An honest review mixing every style above (author–year prose, an italic title beside its
     id, bold lead-ins, a quoted sentence, a table of papers, a heading with its citation, code,
-    APA references one per line) draws no finding at all, and each paper is one work."""
+    APA references one per line) draws no finding on its citations, and each paper is one work.
+    Its one quoted sentence is in no output (the searches returned no abstracts): a warning,
+    which the loaders' outputs never gave before they kept their text (quotes were unchecked)."""
     verdict = _verdict("honest_moe_mcp.jsonl", "honest_moe_review.md")
-    assert verdict.findings == ()
+    assert [(f.code, f.severity) for f in verdict.findings] == [("unverified-quote", "warning")]
     assert verdict.notes == ()
     works = [w.work for w in verdict.works]
     assert len(works) == 4 and all(w.grounded for w in verdict.works)

@@ -226,6 +226,7 @@ def make_evidence(
         action=action,
         excluded=excluded,
         works=tuple(dict.fromkeys(works)),
+        text=flat.text if recorded and flat.text else None,  # the words quotes are looked up in
     )
 
 
