@@ -43,7 +43,8 @@ def _run(case: Any) -> tuple[dict[str, Any] | None, str]:
     ]
     for path in case.evidence_paths:
         command += ["--evidence", str(path)]
-    if case.format.startswith("records"):  # exports, not traces: read as records
+    records = "records" in case.format  # exports, not traces: read as test_labels reads them
+    if records:
         command += ["--evidence-format", "records"]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):
@@ -51,7 +52,10 @@ def _run(case: Any) -> tuple[dict[str, Any] | None, str]:
         if "no known trace format" in message:
             message = "evidence not readable (no known trace format)"
         return None, message
-    return json.loads(done.stdout), ""
+    verdict: dict[str, Any] = json.loads(done.stdout)
+    if records and not verdict.get("evidence", {}).get("calls"):
+        return None, "evidence not readable (no records in it)"  # as test_labels: report only
+    return verdict, ""
 
 
 def _same(label_text: str, raw: str) -> bool:
