@@ -43,6 +43,16 @@ _TOKEN = re.compile(r"[^\W_]+")
 """A word of a normalised title: letters and digits (``_`` and everything else separate)."""
 _NOT_PLAIN = frozenset("&\\{}")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
+_ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_SPACE_NOT_ALNUM = bytes(c if c in _ALNUM else 32 for c in range(256))
+_ASCII_LETTERS = _ALNUM[:52]
+
+
+def _plain_words(lowered: str) -> str:
+    """``" ".join(_TOKEN.findall(lowered))`` for an ASCII text, by a byte translation: every
+    character but a letter or digit becomes a space, and the runs between spaces are the words.
+    """
+    return b" ".join(lowered.encode("ascii").translate(_SPACE_NOT_ALNUM).split()).decode("ascii")
 
 
 def normalize_title(title: str) -> str:
@@ -56,7 +66,7 @@ def normalize_title(title: str) -> str:
     """
     if title.isascii() and _NOT_PLAIN.isdisjoint(title):
         # Nothing to unescape, compose or strip, and casefold is lower: the same, sooner.
-        return " ".join(_TOKEN.findall(title.lower()))
+        return _plain_words(title.lower())
     text = html.unescape(title)
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
@@ -94,6 +104,9 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ID_LIKE = re.compile(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
+_ID_LIKE_CASED = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+"""``_ID_LIKE`` but its one case-insensitive branch (``arxiv``), for an ASCII text whose
+lowered copy is asked for that word instead."""
 _ET_AL = re.compile(r"(?i)\bet\s+al\b")
 _AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
 """'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
@@ -126,6 +139,17 @@ _EMPHASIS = tuple(
 _LINK = re.compile(r"\[([^\[\]\n]{6,400})\]\(")
 _BIB_TITLE = re.compile(r"(?i)\btitle\s*=\s*([{\"])")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
+
+
+_LINK_END = re.compile(r"\]\(")
+"""``](``: the regex engine finds this two-character literal faster than ``in`` does."""
+
+
+def _maybe_bib_title(text: str) -> bool:
+    """Whether ``title = {`` or ``title = "`` may be written (``itle`` or ``ITLE`` occurs, as
+    before), asking first for the one-character literals every such field holds: a search
+    for one character is many times faster than one for four."""
+    return "=" in text and ("{" in text or '"' in text) and ("itle" in text or "ITLE" in text)
 
 
 def title_words(text: str) -> int:
@@ -169,9 +193,35 @@ class TitleExtractor:
 
     def _normalized_if_title(self, text: str) -> str | None:
         """The normalised title when ``text`` looks like one (cheapest tests first), else None."""
-        if len(text) > self.max_chars or sum(map(str.isalpha, text)) < len(text) // 2:
+        size = len(text)
+        if size > self.max_chars:
             return None
-        if title_words(text) < self.min_words:
+        if text.isascii():
+            # The same tests, each skipped when a literal it needs is absent (in ASCII text,
+            # case-insensitive letters are ASCII letters only), and the text lowered once.
+            letters = size - len(text.encode("ascii").translate(None, _ASCII_LETTERS))
+            if letters < size // 2:
+                return None
+            lowered = text.lower()
+            if "arxiv" in lowered or (("." in text or "/" in text) and _ID_LIKE_CASED.search(text)):
+                return None
+            if "et" in lowered and "al" in lowered and _ET_AL.search(text):
+                return None
+            if not self._enough_words(text):
+                return None
+            if (
+                _AUTHORS.match(text)
+                or _NAMES_YEAR.match(text)
+                or ("(" in text and _AUTHOR_YEAR.search(text))
+            ):
+                return None
+            normalized = _plain_words(lowered) if _NOT_PLAIN.isdisjoint(text) else None
+            if normalized is None:
+                normalized = normalize_title(text)
+            return normalized if normalized and normalized not in self.stop_phrases else None
+        if sum(map(str.isalpha, text)) < size // 2:
+            return None
+        if not self._enough_words(text):
             return None
         if (
             _ET_AL.search(text)
@@ -183,6 +233,16 @@ class TitleExtractor:
             return None
         normalized = normalize_title(text)
         return normalized if normalized and normalized not in self.stop_phrases else None
+
+    def _enough_words(self, text: str) -> bool:
+        """``title_words(text) >= self.min_words``, stopping at the ``min_words``-th word."""
+        at = 0
+        for _ in range(self.min_words):
+            word = _WORD.search(text, at)
+            if word is None:
+                return False
+            at = word.end()
+        return True
 
     def _mention(self, text: str, start: int, end: int, kind: str) -> Mention | None:
         """A mention for ``text[start:end]`` trimmed of surrounding punctuation, if title-like."""
@@ -239,7 +299,7 @@ class TitleExtractor:
         for entry in document.entries:
             if entry.parts.title is not None:
                 add(*entry.parts.title, "bibtex" if entry.kind == "bibtex" else "reference")
-        if "itle" in text or "ITLE" in text:
+        if _maybe_bib_title(text):
             closers = _Closers(text)
             for m in _bib_titles(text):
                 end = closers.closing(m.end(), m.group(1))
@@ -251,11 +311,11 @@ class TitleExtractor:
         for opener, closer, pattern in _QUOTES:
             for start, end in _quoted(text, opener, closer, pattern):
                 add(start, end, "quoted")
-        if "](" in text:
+        if "]" in text and _LINK_END.search(text) is not None:
             for m in _LINK.finditer(text):
                 add(m.start(1), m.end(1), "link")
         for mark, pattern in _EMPHASIS:
-            if mark in text:
+            if mark[0] in text and mark in text:
                 for m in pattern.finditer(text):
                     before = text[m.start() - 1] if m.start() else ""
                     if before == mark[0] or before.isalnum():
@@ -266,10 +326,12 @@ class TitleExtractor:
         for block in blocks:
             if block.kind == CELL and block.level == 0:
                 add(block.body, block.end, "cell")
+        beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
         for ident in idents:
             if ident.malformed is None:
                 span = adjacent_title(text, ident.start, ident.end)
-                if span is not None:
+                if span is not None and span not in beside:
+                    beside.add(span)
                     add(span[0], span[1], "adjacent")
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
@@ -456,7 +518,10 @@ def _citation_paren_end(before: str) -> int:
     at = before.rfind(") ")
     while at != -1:
         opened = before.rfind("(", 0, at)
-        if opened == -1 or any(ch.isdigit() or ch == ":" for ch in before[opened:at]):
+        if opened == -1:
+            return at
+        inside = before[opened:at]
+        if ":" in inside or any(map(str.isdigit, inside)):
             return at
         at = before.rfind(") ", 0, opened)
     return -1
@@ -502,7 +567,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     noise = _LEADING_NOISE.match(text, b_start, b_end)
     if noise is not None:
         b_start = noise.end()  # "2025-11-13 Title http://…": the date is the listing's
-    if title_words(text[b_start:b_end]) >= 2:
+    if _two_words(text, b_start, b_end):
         return b_start, b_end
     a_end = min(line_end, id_end + 300)
     stop = text.find(". ", id_end, a_end)
@@ -516,6 +581,13 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     mark = _MARKUP_CHAR.search(text, a_start, a_end)
     if mark is not None:
         a_end = mark.start()
-    if title_words(text[a_start:a_end]) >= 2:
+    if _two_words(text, a_start, a_end):
         return a_start, a_end
     return None
+
+
+def _two_words(text: str, start: int, end: int) -> bool:
+    """``title_words(text[start:end]) >= 2``, stopping at the second word (the word pattern
+    looks neither behind nor ahead, so searching inside the bounds is searching the slice)."""
+    first = _WORD.search(text, start, end)
+    return first is not None and _WORD.search(text, first.end(), end) is not None
