@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL
-from groundcheck.document.markers import in_spans
-from groundcheck.document.report import Document
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
@@ -46,6 +44,33 @@ _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 _ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _SPACE_NOT_ALNUM = bytes(c if c in _ALNUM else 32 for c in range(256))
 _ASCII_LETTERS = _ALNUM[:52]
+
+
+class _Lazy:
+    """A pattern compiled when it is first used: most texts never need the patterns of
+    headings, quotes, emphasis, links or BibTeX fields, and start-up should not pay for them."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        pattern = self._compiled
+        if pattern is None:
+            pattern = self._compiled = re.compile(self.source)
+        return pattern
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.match(text, pos, endpos)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(text, pos, endpos)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(text)
 
 
 def _plain_words(lowered: str) -> str:
@@ -123,7 +148,7 @@ _QUOTES = tuple(
     (
         opener,
         closer,
-        re.compile(
+        _Lazy(
             re.escape(opener)
             + rf"((?:[^{re.escape(closer)}\n]|\n(?![ \t]*\n)){{6,400}}){re.escape(closer)}"
         ),
@@ -132,12 +157,12 @@ _QUOTES = tuple(
 )
 """A quoted title may wrap onto the next line of a paragraph, never across a blank line."""
 _EMPHASIS = tuple(
-    (mark, re.compile(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
-                      + re.escape(mark) + rf"(?![{mark[0]}\w])"))
+    (mark, _Lazy(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
+                 + re.escape(mark) + rf"(?![{mark[0]}\w])"))
     for mark in ("**", "__", "*", "_")
 )  # fmt: skip
-_LINK = re.compile(r"\[([^\[\]\n]{6,400})\]\(")
-_BIB_TITLE = re.compile(r"(?i)\btitle\s*=\s*([{\"])")
+_LINK = _Lazy(r"\[([^\[\]\n]{6,400})\]\(")
+_BIB_TITLE = _Lazy(r"(?i)\btitle\s*=\s*([{\"])")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
 
 
@@ -284,13 +309,18 @@ class TitleExtractor:
         italic venue or the author list), and a bold lead-in (``**Contribution**:``) is a
         label, not a title.
         """
+        # The document model is imported when a text is first read, not with the extractors:
+        # a run that never reads a text for titles never compiles its patterns.
+        from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL
+        from groundcheck.document.report import Document
+
         idents = [m for m in identifiers if m.identifier.scheme != SCHEME]
         document = Document.parse(text, [(m.start, m.end) for m in idents])
         blocks, code = document.blocks, document.code
         found: dict[tuple[int, int], Mention] = {}  # first kind wins: most specific first
 
         def add(start: int, end: int, kind: str) -> None:
-            if kind != "bibtex" and code and in_spans(code, start):
+            if kind != "bibtex" and code and document.in_code(start):
                 return
             mention = self._mention(text, start, end, kind)
             if mention is not None:
@@ -336,17 +366,17 @@ class TitleExtractor:
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
 
-_ENUMERATION = re.compile(
+_ENUMERATION = _Lazy(
     r"(?i)(?:(?:paper|study|article|work|source|reference|ref|item|part|chapter|section|entry)"
     r"[ \t]*#?[ \t]*\d{1,3}[ \t]*[:.)—–-][ \t]*"
     r"|(?:\d{1,3}(?:\.\d{1,3}){0,3}|[ivxlcdm]{1,6}|[a-z])[.)][ \t]+"
     r"|\([ \t]*(?:\d{1,3}|[a-z])[ \t]*\)[ \t]*|\[\d{1,4}\][ \t]*)"
 )
-_TRAILING_PAREN = re.compile(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
-_TRAILING_MARKER = re.compile(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
-_TRAILING_BYLINE = re.compile(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
-_CITES = re.compile(r"\d|\bet\.? al\b|,")
-_TRAILING_TAG = re.compile(
+_TRAILING_PAREN = _Lazy(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
+_TRAILING_MARKER = _Lazy(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
+_TRAILING_BYLINE = _Lazy(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
+_CITES = _Lazy(r"\d|\bet\.? al\b|,")
+_TRAILING_TAG = _Lazy(
     r"[ \t]+[-–—|·][ \t]*"
     r"(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__|\*[^*\n]{1,40}\*|\[[^\[\]\n]{1,30}\]"
     r"|\([A-Z][A-Z0-9 \t/&-]{1,30}\)|[A-Z]{3,12}(?:[ \t]+[A-Z]{3,12}){0,2})[ \t]*$"
@@ -355,7 +385,7 @@ _TRAILING_TAG = re.compile(
 """A label after the title: ``— **CORE**``, ``- ESSENTIAL``, ``— *Elhage et al., 2022*``
 after a dash (emphasis, a bracket, or capitals only: a subtitle after a dash has lower-case
 words and stays), or ``**CORE**`` / ``[HIGH PRIORITY]`` in capitals after a space."""
-_TRAILING_SYMBOLS = re.compile(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
+_TRAILING_SYMBOLS = _Lazy(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
 """Emoji and symbols after a title (``✅``, ``⭐``, ``★``, ``🔥``)."""
 
 
@@ -380,8 +410,9 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
         if m is not None and m.start() > 0 and _has_words(chunk[: m.start()]):
             end = start + m.start()
             continue
-        m = _TRAILING_PAREN.search(chunk) or _TRAILING_MARKER.search(chunk)
-        if m is not None and (m.re is _TRAILING_MARKER or _CITES.search(m.group(1))):
+        m = _TRAILING_PAREN.search(chunk)
+        marker = m is None and (m := _TRAILING_MARKER.search(chunk)) is not None
+        if m is not None and (marker or _CITES.search(m.group(1))):
             end = start + m.start()
             continue
         m = _TRAILING_BYLINE.search(chunk)
@@ -401,9 +432,7 @@ _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
-def _quoted(
-    text: str, opener: str, closer: str, pattern: re.Pattern[str]
-) -> Iterator[tuple[int, int]]:
+def _quoted(text: str, opener: str, closer: str, pattern: _Lazy) -> Iterator[tuple[int, int]]:
     """Spans inside ``opener … closer`` (at most 400 characters), in one pass.
 
     Each opener looks for the next closer with one ``str.find``; openers too far before it
@@ -428,7 +457,7 @@ def _quoted(
 
 def _bib_titles(text: str) -> Iterator[re.Match[str]]:
     """``title = {`` / ``title = "`` openers in text order (found where ``title`` occurs)."""
-    return word_matches(text, _BIB_TITLE, ("title",))
+    return word_matches(text, _BIB_TITLE.compiled, ("title",))
 
 
 _BRACE = re.compile(r"[{}]")
