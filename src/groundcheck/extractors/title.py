@@ -530,7 +530,9 @@ _MARKUP_CHAR = re.compile("[" + re.escape("".join(_MARKUP_CHARS)) + "]")
 def _trailing(run: re.Pattern[str], text: str, start: int, end: int) -> int:
     """How many characters before ``end`` (back to ``start`` at most) ``run`` matches: one
     regex over the reversed window, not one ``rfind`` per character that ends the run."""
-    m = run.match(text[start:end][::-1])
+    if end <= start:
+        return 0
+    m = run.match(text[end - 1 : start - 1 if start else None : -1])  # one reversed slice
     return 0 if m is None else m.end()
 
 
