@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
 
@@ -21,6 +20,7 @@ from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
 from groundcheck.extractors.hints import word_matches
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = [
     "DEFAULT_STOP_PHRASES",
@@ -36,7 +36,7 @@ __all__ = [
 SCHEME = TITLE_SCHEME
 TITLE = Scheme(TITLE_SCHEME, "title", "")
 
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
+_LATEX_COMMAND = LazyPattern(r"\\[A-Za-z]+\*?\s*")
 _TOKEN = re.compile(r"[^\W_]+")
 """A word of a normalised title: letters and digits (``_`` and everything else separate)."""
 _NOT_PLAIN = frozenset("&\\{}")
@@ -44,33 +44,6 @@ _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 _ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _SPACE_NOT_ALNUM = bytes(c if c in _ALNUM else 32 for c in range(256))
 _ASCII_LETTERS = _ALNUM[:52]
-
-
-class _Lazy:
-    """A pattern compiled when it is first used: most texts never need the patterns of
-    headings, quotes, emphasis, links or BibTeX fields, and start-up should not pay for them."""
-
-    __slots__ = ("_compiled", "source")
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[str]:
-        pattern = self._compiled
-        if pattern is None:
-            pattern = self._compiled = re.compile(self.source)
-        return pattern
-
-    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.match(text, pos, endpos)
-
-    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
-        return self.compiled.search(text, pos, endpos)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.compiled.finditer(text)
 
 
 def _plain_words(lowered: str) -> str:
@@ -126,7 +99,7 @@ DEFAULT_STOP_PHRASES = frozenset(
 """Headings and phrases that are sections of a report, never paper titles (normalised)."""
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_ID_LIKE = re.compile(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+_ID_LIKE = LazyPattern(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
 _ID_LIKE_CASED = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
@@ -148,7 +121,7 @@ _QUOTES = tuple(
     (
         opener,
         closer,
-        _Lazy(
+        LazyPattern(
             re.escape(opener)
             + rf"((?:[^{re.escape(closer)}\n]|\n(?![ \t]*\n)){{6,400}}){re.escape(closer)}"
         ),
@@ -157,12 +130,12 @@ _QUOTES = tuple(
 )
 """A quoted title may wrap onto the next line of a paragraph, never across a blank line."""
 _EMPHASIS = tuple(
-    (mark, _Lazy(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
+    (mark, LazyPattern(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
                  + re.escape(mark) + rf"(?![{mark[0]}\w])"))
     for mark in ("**", "__", "*", "_")
 )  # fmt: skip
-_LINK = _Lazy(r"\[([^\[\]\n]{6,400})\]\(")
-_BIB_TITLE = _Lazy(r"(?i)\btitle\s*=\s*([{\"])")
+_LINK = LazyPattern(r"\[([^\[\]\n]{6,400})\]\(")
+_BIB_TITLE = LazyPattern(r"(?i)\btitle\s*=\s*([{\"])")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
 
 
@@ -366,17 +339,17 @@ class TitleExtractor:
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
 
-_ENUMERATION = _Lazy(
+_ENUMERATION = LazyPattern(
     r"(?i)(?:(?:paper|study|article|work|source|reference|ref|item|part|chapter|section|entry)"
     r"[ \t]*#?[ \t]*\d{1,3}[ \t]*[:.)—–-][ \t]*"
     r"|(?:\d{1,3}(?:\.\d{1,3}){0,3}|[ivxlcdm]{1,6}|[a-z])[.)][ \t]+"
     r"|\([ \t]*(?:\d{1,3}|[a-z])[ \t]*\)[ \t]*|\[\d{1,4}\][ \t]*)"
 )
-_TRAILING_PAREN = _Lazy(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
-_TRAILING_MARKER = _Lazy(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
-_TRAILING_BYLINE = _Lazy(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
-_CITES = _Lazy(r"\d|\bet\.? al\b|,")
-_TRAILING_TAG = _Lazy(
+_TRAILING_PAREN = LazyPattern(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
+_TRAILING_MARKER = LazyPattern(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
+_TRAILING_BYLINE = LazyPattern(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
+_CITES = LazyPattern(r"\d|\bet\.? al\b|,")
+_TRAILING_TAG = LazyPattern(
     r"[ \t]+[-–—|·][ \t]*"
     r"(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__|\*[^*\n]{1,40}\*|\[[^\[\]\n]{1,30}\]"
     r"|\([A-Z][A-Z0-9 \t/&-]{1,30}\)|[A-Z]{3,12}(?:[ \t]+[A-Z]{3,12}){0,2})[ \t]*$"
@@ -385,7 +358,7 @@ _TRAILING_TAG = _Lazy(
 """A label after the title: ``— **CORE**``, ``- ESSENTIAL``, ``— *Elhage et al., 2022*``
 after a dash (emphasis, a bracket, or capitals only: a subtitle after a dash has lower-case
 words and stays), or ``**CORE**`` / ``[HIGH PRIORITY]`` in capitals after a space."""
-_TRAILING_SYMBOLS = _Lazy(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
+_TRAILING_SYMBOLS = LazyPattern(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
 """Emoji and symbols after a title (``✅``, ``⭐``, ``★``, ``🔥``)."""
 
 
@@ -428,11 +401,11 @@ def _has_words(text: str) -> bool:
     return _TWO_LETTERS.search(text) is not None
 
 
-_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_TWO_LETTERS = LazyPattern(r"[^\W\d_]{2}")
+_BLANK_LINE = LazyPattern(r"\n[ \t]*\n")
 
 
-def _quoted(text: str, opener: str, closer: str, pattern: _Lazy) -> Iterator[tuple[int, int]]:
+def _quoted(text: str, opener: str, closer: str, pattern: LazyPattern) -> Iterator[tuple[int, int]]:
     """Spans inside ``opener … closer`` (at most 400 characters), in one pass.
 
     Each opener looks for the next closer with one ``str.find``; openers too far before it
@@ -460,7 +433,7 @@ def _bib_titles(text: str) -> Iterator[re.Match[str]]:
     return word_matches(text, _BIB_TITLE.compiled, ("title",))
 
 
-_BRACE = re.compile(r"[{}]")
+_BRACE = LazyPattern(r"[{}]")
 _FEW_OPENERS = 16
 
 
