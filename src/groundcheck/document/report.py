@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from groundcheck.document.blocks import CELL, HEADING, Block, LineMap, scan
-from groundcheck.document.markers import author_year_markers, in_spans, numbered_markers
 from groundcheck.document.references import Entry, find_entries
 from groundcheck.model import Marker
 
@@ -63,15 +62,21 @@ class Document:
     @cached_property
     def markers(self) -> tuple[Marker, ...]:
         """Numbered, footnote and cite-key markers, in order (see :mod:`.markers`)."""
+        from groundcheck.document.markers import numbered_markers  # what the audit reads
+
         labels_at = frozenset(_label_offsets(self.text, self.blocks, self.entries))
         return tuple(numbered_markers(self.text, self.code, labels_at, self.lines))
 
     @cached_property
     def author_years(self) -> tuple[tuple[Marker, bool], ...]:
         """Author–year citations, each with whether its form is unmistakable."""
+        from groundcheck.document.markers import author_year_markers
+
         return tuple(author_year_markers(self.text, self.code, self.lines))
 
     def in_code(self, offset: int) -> bool:
+        from groundcheck.document.markers import in_spans  # markers compile on first use
+
         return in_spans(self.code, offset)
 
     def block_index(self, offset: int) -> int | None:

@@ -18,6 +18,7 @@ live in :mod:`groundcheck.extractors.builtin`, which imports this module (never 
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import threading
@@ -29,7 +30,6 @@ from groundcheck.model import Mention, Scheme
 
 if TYPE_CHECKING:  # importlib.metadata costs ~40 ms; load it only when plug-ins are discovered
     from importlib.metadata import EntryPoint
-    from pathlib import Path
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -222,7 +222,7 @@ def _may_provide(group: str) -> bool:
     key = (group, tuple(stamps))
     known = _scans.get(key)
     if known is None:
-        known = any(_dir_mentions(Path(path), group) for path, _ in stamps)
+        known = any(_dir_mentions(path, group) for path, _ in stamps)
         with _scans_lock:
             _scans[key] = known
     return known
@@ -237,19 +237,24 @@ def _finds_distributions(finder: Any) -> bool:
     )
 
 
-def _dir_mentions(path: Path, group: str) -> bool:
+def _dir_mentions(path: str, group: str) -> bool:
     """Whether a ``*.dist-info`` or ``*.egg-info`` in ``path`` names ``group`` anywhere in its
-    ``entry_points.txt`` (a loose test: a false alarm only means importlib.metadata is asked)."""
+    ``entry_points.txt`` (a loose test: a false alarm only means importlib.metadata is asked).
+
+    Plain ``os`` calls on names, not a ``Path`` per entry: a site-packages of a few hundred
+    entries is read at every start-up."""
     try:
-        entries = list(path.iterdir())
+        names = os.listdir(path)  # noqa: PTH208 - names only, no Path per entry (speed)
     except OSError:
         return False
-    for entry in entries:
-        if not entry.name.endswith((".dist-info", ".egg-info")):
+    for name in names:
+        if not name.endswith((".dist-info", ".egg-info")):
             continue
         try:
-            if group in (entry / "entry_points.txt").read_text(encoding="utf-8"):
-                return True
+            listed = os.path.join(path, name, "entry_points.txt")  # noqa: PTH118 - speed
+            with open(listed, encoding="utf-8") as f:  # noqa: PTH123 - speed
+                if group in f.read():
+                    return True
         except (OSError, UnicodeDecodeError):
             continue
     return False

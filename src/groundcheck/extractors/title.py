@@ -15,14 +15,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL
-from groundcheck.document.markers import in_spans
-from groundcheck.document.report import Document
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.doi import find_doi
 from groundcheck.extractors.hints import word_matches
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
 
 __all__ = [
     "DEFAULT_STOP_PHRASES",
@@ -38,11 +36,21 @@ __all__ = [
 SCHEME = TITLE_SCHEME
 TITLE = Scheme(TITLE_SCHEME, "title", "")
 
-_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?\s*")
+_LATEX_COMMAND = LazyPattern(r"\\[A-Za-z]+\*?\s*")
 _TOKEN = re.compile(r"[^\W_]+")
 """A word of a normalised title: letters and digits (``_`` and everything else separate)."""
 _NOT_PLAIN = frozenset("&\\{}")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
+_ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_SPACE_NOT_ALNUM = bytes(c if c in _ALNUM else 32 for c in range(256))
+_ASCII_LETTERS = _ALNUM[:52]
+
+
+def _plain_words(lowered: str) -> str:
+    """``" ".join(_TOKEN.findall(lowered))`` for an ASCII text, by a byte translation: every
+    character but a letter or digit becomes a space, and the runs between spaces are the words.
+    """
+    return b" ".join(lowered.encode("ascii").translate(_SPACE_NOT_ALNUM).split()).decode("ascii")
 
 
 def normalize_title(title: str) -> str:
@@ -56,7 +64,7 @@ def normalize_title(title: str) -> str:
     """
     if title.isascii() and _NOT_PLAIN.isdisjoint(title):
         # Nothing to unescape, compose or strip, and casefold is lower: the same, sooner.
-        return " ".join(_TOKEN.findall(title.lower()))
+        return _plain_words(title.lower())
     text = html.unescape(title)
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
@@ -91,9 +99,12 @@ DEFAULT_STOP_PHRASES = frozenset(
 """Headings and phrases that are sections of a report, never paper titles (normalised)."""
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
-_ID_LIKE = re.compile(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+_ID_LIKE = LazyPattern(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
+_ID_LIKE_CASED = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+"""``_ID_LIKE`` but its one case-insensitive branch (``arxiv``), for an ASCII text whose
+lowered copy is asked for that word instead."""
 _ET_AL = re.compile(r"(?i)\bet\s+al\b")
 _AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
 """'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
@@ -110,7 +121,7 @@ _QUOTES = tuple(
     (
         opener,
         closer,
-        re.compile(
+        LazyPattern(
             re.escape(opener)
             + rf"((?:[^{re.escape(closer)}\n]|\n(?![ \t]*\n)){{6,400}}){re.escape(closer)}"
         ),
@@ -119,13 +130,24 @@ _QUOTES = tuple(
 )
 """A quoted title may wrap onto the next line of a paragraph, never across a blank line."""
 _EMPHASIS = tuple(
-    (mark, re.compile(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
-                      + re.escape(mark) + rf"(?![{mark[0]}\w])"))
+    (mark, LazyPattern(re.escape(mark) + rf"(?=[^\s{mark[0]}])([^{mark[0]}\n]{{6,400}}?)(?<=\S)"
+                 + re.escape(mark) + rf"(?![{mark[0]}\w])"))
     for mark in ("**", "__", "*", "_")
 )  # fmt: skip
-_LINK = re.compile(r"\[([^\[\]\n]{6,400})\]\(")
-_BIB_TITLE = re.compile(r"(?i)\btitle\s*=\s*([{\"])")
+_LINK = LazyPattern(r"\[([^\[\]\n]{6,400})\]\(")
+_BIB_TITLE = LazyPattern(r"(?i)\btitle\s*=\s*([{\"])")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
+
+
+_LINK_END = re.compile(r"\]\(")
+"""``](``: the regex engine finds this two-character literal faster than ``in`` does."""
+
+
+def _maybe_bib_title(text: str) -> bool:
+    """Whether ``title = {`` or ``title = "`` may be written (``itle`` or ``ITLE`` occurs, as
+    before), asking first for the one-character literals every such field holds: a search
+    for one character is many times faster than one for four."""
+    return "=" in text and ("{" in text or '"' in text) and ("itle" in text or "ITLE" in text)
 
 
 def title_words(text: str) -> int:
@@ -169,9 +191,35 @@ class TitleExtractor:
 
     def _normalized_if_title(self, text: str) -> str | None:
         """The normalised title when ``text`` looks like one (cheapest tests first), else None."""
-        if len(text) > self.max_chars or sum(map(str.isalpha, text)) < len(text) // 2:
+        size = len(text)
+        if size > self.max_chars:
             return None
-        if title_words(text) < self.min_words:
+        if text.isascii():
+            # The same tests, each skipped when a literal it needs is absent (in ASCII text,
+            # case-insensitive letters are ASCII letters only), and the text lowered once.
+            letters = size - len(text.encode("ascii").translate(None, _ASCII_LETTERS))
+            if letters < size // 2:
+                return None
+            lowered = text.lower()
+            if "arxiv" in lowered or (("." in text or "/" in text) and _ID_LIKE_CASED.search(text)):
+                return None
+            if "et" in lowered and "al" in lowered and _ET_AL.search(text):
+                return None
+            if not self._enough_words(text):
+                return None
+            if (
+                _AUTHORS.match(text)
+                or _NAMES_YEAR.match(text)
+                or ("(" in text and _AUTHOR_YEAR.search(text))
+            ):
+                return None
+            normalized = _plain_words(lowered) if _NOT_PLAIN.isdisjoint(text) else None
+            if normalized is None:
+                normalized = normalize_title(text)
+            return normalized if normalized and normalized not in self.stop_phrases else None
+        if sum(map(str.isalpha, text)) < size // 2:
+            return None
+        if not self._enough_words(text):
             return None
         if (
             _ET_AL.search(text)
@@ -183,6 +231,16 @@ class TitleExtractor:
             return None
         normalized = normalize_title(text)
         return normalized if normalized and normalized not in self.stop_phrases else None
+
+    def _enough_words(self, text: str) -> bool:
+        """``title_words(text) >= self.min_words``, stopping at the ``min_words``-th word."""
+        at = 0
+        for _ in range(self.min_words):
+            word = _WORD.search(text, at)
+            if word is None:
+                return False
+            at = word.end()
+        return True
 
     def _mention(self, text: str, start: int, end: int, kind: str) -> Mention | None:
         """A mention for ``text[start:end]`` trimmed of surrounding punctuation, if title-like."""
@@ -224,13 +282,18 @@ class TitleExtractor:
         italic venue or the author list), and a bold lead-in (``**Contribution**:``) is a
         label, not a title.
         """
+        # The document model is imported when a text is first read, not with the extractors:
+        # a run that never reads a text for titles never compiles its patterns.
+        from groundcheck.document.blocks import CELL, HEADING, LABEL_LEVEL
+        from groundcheck.document.report import Document
+
         idents = [m for m in identifiers if m.identifier.scheme != SCHEME]
         document = Document.parse(text, [(m.start, m.end) for m in idents])
         blocks, code = document.blocks, document.code
         found: dict[tuple[int, int], Mention] = {}  # first kind wins: most specific first
 
         def add(start: int, end: int, kind: str) -> None:
-            if kind != "bibtex" and code and in_spans(code, start):
+            if kind != "bibtex" and code and document.in_code(start):
                 return
             mention = self._mention(text, start, end, kind)
             if mention is not None:
@@ -239,7 +302,7 @@ class TitleExtractor:
         for entry in document.entries:
             if entry.parts.title is not None:
                 add(*entry.parts.title, "bibtex" if entry.kind == "bibtex" else "reference")
-        if "itle" in text or "ITLE" in text:
+        if _maybe_bib_title(text):
             closers = _Closers(text)
             for m in _bib_titles(text):
                 end = closers.closing(m.end(), m.group(1))
@@ -251,11 +314,11 @@ class TitleExtractor:
         for opener, closer, pattern in _QUOTES:
             for start, end in _quoted(text, opener, closer, pattern):
                 add(start, end, "quoted")
-        if "](" in text:
+        if "]" in text and _LINK_END.search(text) is not None:
             for m in _LINK.finditer(text):
                 add(m.start(1), m.end(1), "link")
         for mark, pattern in _EMPHASIS:
-            if mark in text:
+            if mark[0] in text and mark in text:
                 for m in pattern.finditer(text):
                     before = text[m.start() - 1] if m.start() else ""
                     if before == mark[0] or before.isalnum():
@@ -266,32 +329,34 @@ class TitleExtractor:
         for block in blocks:
             if block.kind == CELL and block.level == 0:
                 add(block.body, block.end, "cell")
+        beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
         for ident in idents:
             if ident.malformed is None:
                 span = adjacent_title(text, ident.start, ident.end)
-                if span is not None:
+                if span is not None and span not in beside:
+                    beside.add(span)
                     add(span[0], span[1], "adjacent")
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
 
-_ENUMERATION = re.compile(
+_ENUMERATION = LazyPattern(
     r"(?i)(?:(?:paper|study|article|work|source|reference|ref|item|part|chapter|section|entry)"
     r"[ \t]*#?[ \t]*\d{1,3}[ \t]*[:.)—–-][ \t]*"
     r"|(?:\d{1,3}(?:\.\d{1,3}){0,3}|[ivxlcdm]{1,6}|[a-z])[.)][ \t]+"
     r"|\([ \t]*(?:\d{1,3}|[a-z])[ \t]*\)[ \t]*|\[\d{1,4}\][ \t]*)"
 )
-_LEADING_ID = re.compile(
+_LEADING_ID = LazyPattern(
     r"(?i)[\[(]?(?:arXiv[: \t]{0,2})?(?:\d{4}\.\d{4,5}(?:v\d{1,3})?"
     r"|[a-z][a-z.-]{1,20}/\d{7}(?:v\d{1,3})?|(?:doi:[ \t]?)?10\.\d{4,9}/[^\s\])]{1,200})[\])]?"
     r"[ \t]*(?:[—–:|-]|--)[ \t]+"
 )
 """An identifier opening a heading before its title: ``2608.24780 — Linear Probing …``,
 ``[arXiv:2005.11401] RAG …`` is not cut (no separator), ``10.1000/xyz: Title`` is."""
-_TRAILING_PAREN = re.compile(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
-_TRAILING_MARKER = re.compile(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
-_TRAILING_BYLINE = re.compile(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
-_CITES = re.compile(r"\d|\bet\.? al\b|,")
-_TRAILING_TAG = re.compile(
+_TRAILING_PAREN = LazyPattern(r"[ \t]*\(([^()\n]{0,120})\)[ \t]*$")
+_TRAILING_MARKER = LazyPattern(r"[ \t]*(?:\[\^?[\w,–-]{1,20}\]|【\d{1,5}】)[ \t]*$")
+_TRAILING_BYLINE = LazyPattern(r"[ \t]+[-–—|][ \t]+([^\n]{0,100})$")
+_CITES = LazyPattern(r"\d|\bet\.? al\b|,")
+_TRAILING_TAG = LazyPattern(
     r"[ \t]+[-–—|·][ \t]*"
     r"(?:\*\*[^*\n]{1,40}\*\*|__[^_\n]{1,40}__|\*[^*\n]{1,40}\*|\[[^\[\]\n]{1,30}\]"
     r"|\([A-Z][A-Z0-9 \t/&-]{1,30}\)|[A-Z]{3,12}(?:[ \t]+[A-Z]{3,12}){0,2})[ \t]*$"
@@ -300,7 +365,7 @@ _TRAILING_TAG = re.compile(
 """A label after the title: ``— **CORE**``, ``- ESSENTIAL``, ``— *Elhage et al., 2022*``
 after a dash (emphasis, a bracket, or capitals only: a subtitle after a dash has lower-case
 words and stays), or ``**CORE**`` / ``[HIGH PRIORITY]`` in capitals after a space."""
-_TRAILING_SYMBOLS = re.compile(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
+_TRAILING_SYMBOLS = LazyPattern(r"[ \t]*[\u2190-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]+[ \t]*$")
 """Emoji and symbols after a title (``✅``, ``⭐``, ``★``, ``🔥``)."""
 
 
@@ -331,8 +396,9 @@ def heading_title(text: str, start: int, end: int) -> tuple[int, int]:
         if m is not None and m.start() > 0 and _has_words(chunk[: m.start()]):
             end = start + m.start()
             continue
-        m = _TRAILING_PAREN.search(chunk) or _TRAILING_MARKER.search(chunk)
-        if m is not None and (m.re is _TRAILING_MARKER or _CITES.search(m.group(1))):
+        m = _TRAILING_PAREN.search(chunk)
+        marker = m is None and (m := _TRAILING_MARKER.search(chunk)) is not None
+        if m is not None and (marker or _CITES.search(m.group(1))):
             end = start + m.start()
             continue
         m = _TRAILING_BYLINE.search(chunk)
@@ -348,13 +414,11 @@ def _has_words(text: str) -> bool:
     return _TWO_LETTERS.search(text) is not None
 
 
-_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_TWO_LETTERS = LazyPattern(r"[^\W\d_]{2}")
+_BLANK_LINE = LazyPattern(r"\n[ \t]*\n")
 
 
-def _quoted(
-    text: str, opener: str, closer: str, pattern: re.Pattern[str]
-) -> Iterator[tuple[int, int]]:
+def _quoted(text: str, opener: str, closer: str, pattern: LazyPattern) -> Iterator[tuple[int, int]]:
     """Spans inside ``opener … closer`` (at most 400 characters), in one pass.
 
     Each opener looks for the next closer with one ``str.find``; openers too far before it
@@ -379,10 +443,10 @@ def _quoted(
 
 def _bib_titles(text: str) -> Iterator[re.Match[str]]:
     """``title = {`` / ``title = "`` openers in text order (found where ``title`` occurs)."""
-    return word_matches(text, _BIB_TITLE, ("title",))
+    return word_matches(text, _BIB_TITLE.compiled, ("title",))
 
 
-_BRACE = re.compile(r"[{}]")
+_BRACE = LazyPattern(r"[{}]")
 _FEW_OPENERS = 16
 
 
@@ -452,7 +516,9 @@ _MARKUP_CHAR = re.compile("[" + re.escape("".join(_MARKUP_CHARS)) + "]")
 def _trailing(run: re.Pattern[str], text: str, start: int, end: int) -> int:
     """How many characters before ``end`` (back to ``start`` at most) ``run`` matches: one
     regex over the reversed window, not one ``rfind`` per character that ends the run."""
-    m = run.match(text[start:end][::-1])
+    if end <= start:
+        return 0
+    m = run.match(text[end - 1 : start - 1 if start else None : -1])  # one reversed slice
     return 0 if m is None else m.end()
 
 
@@ -471,7 +537,10 @@ def _citation_paren_end(before: str) -> int:
     at = before.rfind(") ")
     while at != -1:
         opened = before.rfind("(", 0, at)
-        if opened == -1 or any(ch.isdigit() or ch == ":" for ch in before[opened:at]):
+        if opened == -1:
+            return at
+        inside = before[opened:at]
+        if ":" in inside or any(map(str.isdigit, inside)):
             return at
         at = before.rfind(") ", 0, opened)
     return -1
@@ -517,7 +586,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     noise = _LEADING_NOISE.match(text, b_start, b_end)
     if noise is not None:
         b_start = noise.end()  # "2025-11-13 Title http://…": the date is the listing's
-    if title_words(text[b_start:b_end]) >= 2:
+    if _two_words(text, b_start, b_end):
         return b_start, b_end
     a_end = min(line_end, id_end + 300)
     stop = text.find(". ", id_end, a_end)
@@ -531,6 +600,13 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     mark = _MARKUP_CHAR.search(text, a_start, a_end)
     if mark is not None:
         a_end = mark.start()
-    if title_words(text[a_start:a_end]) >= 2:
+    if _two_words(text, a_start, a_end):
         return a_start, a_end
     return None
+
+
+def _two_words(text: str, start: int, end: int) -> bool:
+    """``title_words(text[start:end]) >= 2``, stopping at the second word (the word pattern
+    looks neither behind nor ahead, so searching inside the bounds is searching the slice)."""
+    first = _WORD.search(text, start, end)
+    return first is not None and _WORD.search(text, first.end(), end) is not None
