@@ -193,7 +193,11 @@ def test_invalid_json_arguments_are_kept_as_text() -> None:
 
 
 def test_streaming_reads_in_bounded_memory(tmp_path: Path) -> None:
-    """A 30 MB JSONL trace is read line by line: peak Python memory stays far below its size."""
+    """A 60 MB JSONL trace is read line by line: peak Python memory stays below its size.
+
+    What is kept is each output's text (the words quotes are looked up in: here half the
+    file), never the parsed lines or the file: reading it whole would take several times
+    its size."""
     path = tmp_path / "big.jsonl"
     filler = "x" * 3000
     with path.open("w", encoding="utf-8") as f:
@@ -208,7 +212,9 @@ def test_streaming_reads_in_bounded_memory(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert len(trace.evidence.calls) == 10_000
-    assert peak < size / 3, (peak, size)
+    kept = sum(len(c.text or "") for c in trace.evidence.calls)
+    assert kept < size * 0.55
+    assert peak < size * 0.8, (peak, size)
 
 
 def test_sovereign_session_folders() -> None:

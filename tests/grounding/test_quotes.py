@@ -157,8 +157,8 @@ def evidence(*, text: bool = True) -> EvidenceSet:
         {"tool": "fetch", "id": "wiki", "output": f"URL Source: {WIKI_URL}\n\n{WIKI}"},
     ]
     ev = from_tool_calls(records)
-    if not text:
-        return ev
+    if not text:  # as a loader that keeps identifiers only would give it
+        return EvidenceSet(evolve(c, text=None) for c in ev.calls)
     return EvidenceSet(evolve(c, text=r["output"]) for c, r in zip(ev.calls, records, strict=True))
 
 
