@@ -157,52 +157,42 @@ def title_text(
                 bad[i] = 1  # an identifier and a year: maybe an entry, read it as it is
         else:
             mark(ident.start, ident.end)
-    # 1: plain, 2: blank (may sit inside a run), 0: kept as it is
-    kind = bytearray(n)
-    shapes: dict[str, int] = {}  # the shape of each short block, once per distinct block
-    count = 0
-    for i in range(n):
+    # 1: plain, 2: blank (may sit inside a run), 0: kept as it is. Worked out for every block
+    # at once, by C-level passes over byte strings (one byte a block): a search result is
+    # thousands of short blocks, and a Python step for each cost more than the copy saved.
+    memo: dict[str, int] = dict.fromkeys(blocks, 0)  # the shape of each distinct block, once
+    for block in memo:
+        memo[block] = _shape(block)
+    shape = bytes(map(memo.__getitem__, blocks))
+    # shape | bad << 2 | year << 3, byte by byte: a byte-wise or of the three as integers
+    code = (
+        int.from_bytes(shape, "little")
+        | int.from_bytes(bad.translate(_TIMES_4), "little")
+        | int.from_bytes(year.translate(_TIMES_8), "little")
+    ).to_bytes(n, "little")
+    kind = bytearray(code.translate(_KIND))
+    opens = shape.find(_OPENS)
+    if opens != -1:
+        kind[opens:] = bytes(n - opens)  # every paragraph of a reference section is an entry
+    # A prose line with a year may be a reference entry: short ones are read alone.
+    i = kind.find(_YEARLY)
+    while i != -1:
         block = blocks[i]
-        if len(block) <= 80:
-            shape = shapes.get(block)
-            if shape is None:
-                shape = shapes[block] = _shape(block)
-        else:
-            shape = _shape(block)
-        if shape == _OPENS:
-            break  # every paragraph of a reference section is an entry: no more copies
-        if shape == _PROSE:
-            if bad[i] or (
-                year[i]
-                and (len(block) > 80 or extractor is None or not _plain_alone(block, extractor))
-            ):
-                continue  # a year may make a line a reference entry: short ones are read alone
-            kind[i] = 1
-            count += 1
-        elif shape == _BLANK and not bad[i]:
-            kind[i] = 2
-    if count < _MIN_SAVING:
+        plain = len(block) <= 80 and extractor is not None and _plain_alone(block, extractor)
+        kind[i] = 1 if plain else 0
+        i = kind.find(_YEARLY, i + 1)
+    if kind.count(1) < _MIN_SAVING:
         return None
     pieces: list[str] = []
     runs: list[tuple[int, int]] = []
     pos = 0
-    i = 0
-    while i < n:
-        if kind[i] != 1:
-            i += 1
-            continue
-        last = i
-        j = i + 1
-        while j < n and kind[j]:
-            if kind[j] == 1:
-                last = j
-            j += 1
-        start, end = starts[i], starts[last] + len(blocks[last])
+    for run in _RUN.finditer(kind):  # from a plain block to the last plain block after it
+        start, last = starts[run.start()], run.end() - 1
+        end = starts[last] + len(blocks[last])
         pieces.append(text[pos:start])
         pieces.append("x" + " " * (end - start - 1))
         runs.append((start, end))
         pos = end
-        i = j
     pieces.append(text[pos:])
     run_starts = [s for s, _ in runs]
     kept = []
@@ -211,6 +201,14 @@ def title_text(
         if r < 0 or ident.start >= runs[r][1]:
             kept.append(ident)
     return "".join(pieces), kept
+
+
+_TIMES_4 = bytes(min(255, 4 * b) for b in range(256))
+_TIMES_8 = bytes(min(255, 8 * b) for b in range(256))
+_YEARLY = 3
+"""Kind of a prose block with a year, not yet decided (read alone: plain or kept)."""
+_RUN = re.compile(rb"\x01(?:[\x01\x02]*\x01)?")
+"""A run to collapse: plain blocks and the blank blocks between them."""
 
 
 _OPENERS = '"“‘«[{}\r'
@@ -268,6 +266,15 @@ _LONGEST_LABEL = max(map(len, LABEL_WORDS))
 
 
 _KEPT, _PROSE, _BLANK, _OPENS = range(4)
+_KIND = bytes(
+    (_YEARLY if code & 8 else 1)
+    if code & 3 == _PROSE and not code & 4
+    else 2
+    if code & 3 == _BLANK and not code & 4
+    else 0
+    for code in range(256)
+)
+"""The kind of a block from its code (shape | bad << 2 | year << 3)."""
 
 
 def _shape(block: str) -> int:
