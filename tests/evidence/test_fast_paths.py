@@ -12,10 +12,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,6 +46,7 @@ def _load(name: str) -> ModuleType:
     return module
 
 
+OLD_WALK = _load("walk_v1")
 OLD_MENTIONS = _load("mentions_v1")
 
 
@@ -104,6 +107,23 @@ def _benchmark_outputs() -> list[Any]:
     return [c["output"] for c in calls[:5]]
 
 
+def _same_flat(value: Any, ignore: frozenset[str] = STRUCTURAL_KEYS) -> None:
+    """Both flatten give the same FlatOutput (records compared field by field: the oracle's
+    Record is a class of its own)."""
+    assert attrs.astuple(flatten(value, ignore)) == attrs.astuple(OLD_WALK.flatten(value, ignore))
+
+
+def test_flatten_of_every_repository_output_is_unchanged() -> None:
+    for _name, value in _OUTPUTS:
+        _same_flat(value)
+        _same_flat(value, frozenset())
+
+
+def test_flatten_of_the_benchmark_search_results_is_unchanged() -> None:
+    for output in _benchmark_outputs():
+        _same_flat(output)
+
+
 def test_title_copy_of_every_repository_output_is_unchanged() -> None:
     for _name, value in _OUTPUTS:
         _same_copy(flatten(value, STRUCTURAL_KEYS).text)
@@ -112,6 +132,82 @@ def test_title_copy_of_every_repository_output_is_unchanged() -> None:
 def test_title_copy_of_the_benchmark_search_results_is_unchanged() -> None:
     made = [_same_copy(flatten(o, STRUCTURAL_KEYS).text) for o in _benchmark_outputs()]
     assert all(made)  # the copy is really made on that shape
+
+
+# Generated outputs -----------------------------------------------------------------------------
+
+
+class _Text(str):
+    """A str subclass (a Python caller's own string type)."""
+
+
+class _Fields(Mapping[str, Any]):
+    """A Mapping that is not a dict."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+_STRING = st.one_of(
+    st.sampled_from(
+        ["", " ", "Toy Models of Superposition", "2005.11401", "arXiv:2101.03961", "31452104",
+         "10.1000/xyz", "Lewis, P.; Perez, E. et al.", "2020-05-22", "  [1, 2]", '{"title": "In',
+         '{"title": "Inner Paper Title", "doi": "10.1000/inner"}', '[{"arxiv": "2005.11401"}]',
+         '{"a": 1}\n{"title": "Line Record", "pmid": 123}', "[]", "{}", "\n", "Müller"]
+    ),
+    st.text(max_size=12),
+)  # fmt: skip
+_KEY = st.sampled_from(
+    ["title", "Title", "TITLE", "abstract", "arxiv_id", "arxiv", "eprint", "doi", "pmid", "PubMed",
+     "CorpusId", "pmc_number", "isbn", "authors", "author", "year", "published", "date", "issued",
+     "type", "data", "status", "results", "text", "url", "externalIds", "x"]
+)  # fmt: skip
+_SCALAR = st.one_of(
+    _STRING,
+    st.integers(-5, 40_000_000),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.none(),
+    _STRING.map(_Text),
+)
+_ANY = st.recursive(
+    _SCALAR,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=5),
+        st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(_KEY, inner, max_size=6),
+        st.dictionaries(_KEY, inner, max_size=3).map(_Fields),
+        st.dictionaries(st.integers(0, 3), inner, max_size=2),
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_ANY)
+def test_flatten_of_generated_values_is_unchanged(value: Any) -> None:
+    _same_flat(value)
+    _same_flat(value, frozenset({"x", "abstract"}))
+
+
+def test_flatten_of_a_deep_value_is_unchanged() -> None:
+    deep: Any = "2005.11401"
+    for n in range(20_000):
+        deep = (
+            [deep, {"title": f"Paper {n % 7} Words", "doi": "10.1000/x"}]
+            if n % 500 == 0
+            else [deep]
+        )
+    _same_flat(deep)
 
 
 # Generated texts -------------------------------------------------------------------------------
