@@ -145,19 +145,24 @@ def _record_identifiers(
     leaves = flat.leaves
     leaf_starts = [start for start, _ in leaves]
     keys_of_leaf: dict[int, set[Identifier]] = {}
-    identity = view.is_identity
+    to_original = None if view.is_identity else view.to_original
     for mention, name in mentions:
         if mention.malformed is not None or name not in names:
             continue
         start, end = (
             (mention.start, mention.end)
-            if identity
-            else view.to_original(mention.start, mention.end)
+            if to_original is None
+            else to_original(mention.start, mention.end)
         )
         i = bisect_right(leaf_starts, start) - 1
         if i < 0 or end > leaves[i][1]:  # pragma: no cover - no mention spans a blank line
             return identifiers_by_text([r.siblings for r in records], id_finders)
-        keys_of_leaf.setdefault(i, set()).update(mention.keys)
+        keys = keys_of_leaf.get(i)
+        if keys is None:
+            keys_of_leaf[i] = set(mention.keys)
+        else:
+            keys.update(mention.keys)
+    with_keys = keys_of_leaf.keys()
     found: list[set[Identifier]] = []
     untracked: list[int] = []
     number_texts: list[str] = []
@@ -168,9 +173,13 @@ def _record_identifiers(
         if tracked is None:
             untracked.append(n)
             continue
-        for i in tracked[0]:
-            named.update(keys_of_leaf.get(i, ()))
-        for number in tracked[1]:
+        fields, numbers = tracked
+        if not with_keys.isdisjoint(fields):
+            for i in fields:  # in field order, as the record's fields were extracted
+                keys = keys_of_leaf.get(i)
+                if keys is not None:
+                    named.update(keys)
+        for number in numbers:
             number_texts.append(number)
             number_owner.append(n)
     if number_texts:
