@@ -22,12 +22,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundcheck.evidence import mentions
+from groundcheck.evidence import listings, mentions
 from groundcheck.evidence.trace import STRUCTURAL_KEYS
 from groundcheck.evidence.walk import flatten
 from groundcheck.extractors.builtin import BUILTIN
 from groundcheck.extractors.title import TitleExtractor
-from groundcheck.model import Mention
+from groundcheck.model import TITLE_SCHEME, Mention
 from groundcheck.text import TextView
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +48,7 @@ def _load(name: str) -> ModuleType:
 
 OLD_WALK = _load("walk_v1")
 OLD_MENTIONS = _load("mentions_v1")
+OLD_LISTINGS = _load("listings_v1")
 
 
 def _ids(view: str) -> list[Mention]:
@@ -124,6 +125,32 @@ def test_flatten_of_the_benchmark_search_results_is_unchanged() -> None:
         _same_flat(output)
 
 
+def _same_harvest(value: Any) -> None:
+    """Both harvest give the same titles and works, from what make_evidence hands them."""
+    flat = flatten(value, STRUCTURAL_KEYS)
+    if not flat.text:
+        return
+    view = TextView.of(flat.text)
+    every = mentions.output_mentions(view.text, BUILTIN)
+    ids = [m for m, _ in every if m.malformed is None and m.identifier.scheme != TITLE_SCHEME]
+    titles = [*flat.titles, *(view.text[m.start : m.end] for m, n in every if n == "title")]
+    listed = listings.listed_works(view.text, ids, BUILTIN)
+    assert listed == OLD_LISTINGS.listed_works(view.text, ids, BUILTIN)
+    new = listings.harvest(flat, view.text, ids, BUILTIN, titles, mentions=every, view=view)
+    old = OLD_LISTINGS.harvest(flat, view.text, ids, BUILTIN, titles, mentions=every, view=view)
+    assert attrs.astuple(new) == attrs.astuple(old)
+
+
+def test_harvest_of_every_repository_output_is_unchanged() -> None:
+    for _name, value in _OUTPUTS:
+        _same_harvest(value)
+
+
+def test_harvest_of_the_benchmark_search_results_is_unchanged() -> None:
+    for output in _benchmark_outputs()[:2]:
+        _same_harvest(output)
+
+
 def test_title_copy_of_every_repository_output_is_unchanged() -> None:
     for _name, value in _OUTPUTS:
         _same_copy(flatten(value, STRUCTURAL_KEYS).text)
@@ -192,11 +219,17 @@ _ANY = st.recursive(
 )
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_ANY)
 def test_flatten_of_generated_values_is_unchanged(value: Any) -> None:
     _same_flat(value)
     _same_flat(value, frozenset({"x", "abstract"}))
+
+
+@settings(max_examples=150, deadline=None)
+@given(_ANY)
+def test_harvest_of_generated_values_is_unchanged(value: Any) -> None:
+    _same_harvest(value)
 
 
 def test_flatten_of_a_deep_value_is_unchanged() -> None:
@@ -222,11 +255,21 @@ _PIECES = [
     "We study sparse attention for long context language models and find gains in recall.",
     "Lewis, P., Perez, E. (2020). Retrieval-augmented generation. NeurIPS.",
 ]  # fmt: skip
+_LISTING = [
+    "Title: Toy Models of Superposition", "TITLE: Scaling Laws", "**Title**: Deep Residual Nets",
+    "title: lower case label", "References", "REFERENCES", "ReFeReNcEs", "Bibliography",
+    "## BIBLIOGRAPHY", "[1] A. Author, B. Author. A paper title here. In Proc., 2020.",
+    "1. Toy Models of Superposition\n   Relevance: 3/3 | Year: 2022",
+    "| Title | Year |\n|---|---|\n| Language Models are Few-Shot Learners | 2020 |",
+    "Title\tYear\nAttention Is All You Need\t2017", "Authors: Lewis, P.", "Published: 2020-05-22",
+    "Links: [{\"title\": \"Pasted Json Title\", \"url\": \"https://arxiv.org/abs/2005.11401\"}]",
+    "Switch Transformers: Scaling | 2101.03961",
+]  # fmt: skip
 _SEPARATORS = ["\n\n", "\n\n", "\n\n", "\n", "\n\n\n", "\n \n", "\r\n\r\n", "\n\n\n\n"]
 _BLOCK = st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     st.lists(
         st.tuples(st.one_of(_BLOCK, st.sampled_from(_PIECES)), st.sampled_from(_SEPARATORS)),
@@ -236,6 +279,18 @@ _BLOCK = st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)
 )
 def test_title_copy_of_generated_texts_is_unchanged(parts: list[tuple[str, str]]) -> None:
     _same_copy("".join(p + s for p, s in parts))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.one_of(_BLOCK, st.sampled_from(_LISTING)), st.sampled_from(_SEPARATORS)),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_harvest_of_generated_texts_is_unchanged(parts: list[tuple[str, str]]) -> None:
+    _same_harvest("".join(p + s for p, s in parts))
 
 
 @pytest.mark.parametrize("repeat", [16, 40])

@@ -30,7 +30,7 @@ from groundcheck.evidence.jsonio import parse_json
 from groundcheck.evidence.walk import FlatOutput, authors_of, flatten, year_of
 from groundcheck.extractors import Extractor, find_mentions, identifiers_in
 from groundcheck.extractors.builtin import BUILTIN
-from groundcheck.extractors.hints import word_matches
+from groundcheck.extractors.hints import needle_positions, word_matches
 from groundcheck.extractors.registry import schemes_of
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Work
 from groundcheck.text import TextView
@@ -689,7 +689,14 @@ def _has_header(text: str) -> bool:
 
 
 def _has_title_lines(text: str) -> bool:
-    return ":" in text and ("itle:" in text or "itle**:" in text or "ITLE:" in text)
+    """``itle:``, ``itle**:`` or ``ITLE:`` in ``text``: looked for where ``itle`` is, in any
+    case (the positions the extractors share), rather than by three searches of the text."""
+    return ":" in text and any(
+        text.startswith(_TITLE_LABELS, at) for at in needle_positions(text, "itle")
+    )
+
+
+_TITLE_LABELS = ("itle:", "itle**:", "ITLE:")
 
 
 _FIRST_ITEM = re.compile(r"\n(?:1[.)] |\[1\] )")
@@ -705,8 +712,11 @@ def _has_numbered(text: str) -> bool:
 
 
 def _has_references(text: str) -> bool:
-    return "\n" in text and (
-        "eferences" in text or "EFERENCES" in text or "ibliography" in text or "IBLIOGRAPHY" in text
+    """``eferences`` or ``ibliography`` in any case (the positions the extractors share): two
+    searches instead of four; a mixed-case word lets :func:`_pdf_references` look for its
+    heading, which it does not find."""
+    return "\n" in text and bool(
+        needle_positions(text, "eferences") or needle_positions(text, "ibliography")
     )
 
 
