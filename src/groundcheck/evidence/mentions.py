@@ -99,9 +99,9 @@ def title_text(
     >>> len(copy) == len(out), copy.count("\\n"), copy[-34:]
     (True, 2, 'See "Toy Models of Superposition".')
     """
-    if (("```" in text or "~~~" in text) and _FENCE_LINE.search(text)) or (
-        "@" in text and _BIBTEX.search(text)
-    ):
+    # (one-character tests first: each is a memchr, a three-character search is not)
+    fenced = ("`" in text and "```" in text) or ("~" in text and "~~~" in text)
+    if (fenced and _FENCE_LINE.search(text)) or ("@" in text and _BIBTEX.search(text)):
         return None
     # Blocks between blank lines: a block without a line break is one line between blank
     # lines (a block starting with a line break follows a blank line of its own: kept).
@@ -213,8 +213,11 @@ _RUN = re.compile(rb"\x01(?:[\x01\x02]*\x01)?")
 
 _OPENERS = '"“‘«[{}\r'
 """Quote openers, a link's bracket, braces (where a BibTeX value ends), a carriage return."""
-_YEAR_HEADS = (re.compile(r"20\d\d"), re.compile(r"1[6-9]\d\d"))
-"""Where a year may be (two patterns with a literal head: each is a fast scan)."""
+_YEAR_HEADS = (re.compile(r"20\d\d(?!\d|\.\d)"), re.compile(r"1[6-9]\d\d(?!\d|\.\d)"))
+"""Where a year may be (two patterns with a literal head: each is a fast scan), with the year
+test's look-ahead, so the heads of arXiv ids (``2003.12345``) take no Python step. Positions
+inside a run of digits that a rejected match would have consumed are found instead, and
+rejected by the look-behind of :func:`_is_year` (a digit precedes them): the same years."""
 _GLUED_LABEL = re.compile(r"[A-Za-z]{1,16}:")
 """``arXiv:`` glued to an identifier: one word, never a title beside it."""
 _NUMBERED = re.compile(r"\d{1,5}[.)](?:[ \t]|$)")
