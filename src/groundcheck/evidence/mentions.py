@@ -161,8 +161,18 @@ def title_text(
     # at once, by C-level passes over byte strings (one byte a block): a search result is
     # thousands of short blocks, and a Python step for each cost more than the copy saved.
     memo: dict[str, int] = dict.fromkeys(blocks, 0)  # the shape of each distinct block, once
+    known = _SHAPES  # and of short blocks, once per run: keys, names, dates repeat across calls
     for block in memo:
-        memo[block] = _shape(block)
+        if len(block) > 80:
+            memo[block] = _shape(block)
+            continue
+        seen = known.get(block)
+        if seen is None:
+            seen = _shape(block)
+            if len(known) >= _MAX_SHAPES:
+                known.clear()
+            known[block] = seen
+        memo[block] = seen
     shape = bytes(map(memo.__getitem__, blocks))
     # shape | bad << 2 | year << 3, byte by byte: a byte-wise or of the three as integers
     code = (
@@ -233,6 +243,10 @@ def _is_year(text: str, at: int) -> bool:
     after = text[at + 4 : at + 6]
     return not (after[:1].isdecimal() or (after[:1] == "." and after[1:2].isdecimal()))
 
+
+_SHAPES: dict[str, int] = {}
+_MAX_SHAPES = 50_000
+"""The shapes of short blocks seen so far (:func:`_shape` reads nothing but the block)."""
 
 _ALONE: dict[tuple[int, int, frozenset[str], str], bool] = {}
 _MAX_ALONE = 50_000
