@@ -99,9 +99,9 @@ def title_text(
     >>> len(copy) == len(out), copy.count("\\n"), copy[-34:]
     (True, 2, 'See "Toy Models of Superposition".')
     """
-    if (("```" in text or "~~~" in text) and _FENCE_LINE.search(text)) or (
-        "@" in text and _BIBTEX.search(text)
-    ):
+    # (one-character tests first: each is a memchr, a three-character search is not)
+    fenced = ("`" in text and "```" in text) or ("~" in text and "~~~" in text)
+    if (fenced and _FENCE_LINE.search(text)) or ("@" in text and _BIBTEX.search(text)):
         return None
     # Blocks between blank lines: a block without a line break is one line between blank
     # lines (a block starting with a line break follows a blank line of its own: kept).
@@ -157,52 +157,52 @@ def title_text(
                 bad[i] = 1  # an identifier and a year: maybe an entry, read it as it is
         else:
             mark(ident.start, ident.end)
-    # 1: plain, 2: blank (may sit inside a run), 0: kept as it is
-    kind = bytearray(n)
-    shapes: dict[str, int] = {}  # the shape of each short block, once per distinct block
-    count = 0
-    for i in range(n):
+    # 1: plain, 2: blank (may sit inside a run), 0: kept as it is. Worked out for every block
+    # at once, by C-level passes over byte strings (one byte a block): a search result is
+    # thousands of short blocks, and a Python step for each cost more than the copy saved.
+    memo: dict[str, int] = dict.fromkeys(blocks, 0)  # the shape of each distinct block, once
+    known = _SHAPES  # and of short blocks, once per run: keys, names, dates repeat across calls
+    for block in memo:
+        if len(block) > 80:
+            memo[block] = _shape(block)
+            continue
+        seen = known.get(block)
+        if seen is None:
+            seen = _shape(block)
+            if len(known) >= _MAX_SHAPES:
+                known.clear()
+            known[block] = seen
+        memo[block] = seen
+    shape = bytes(map(memo.__getitem__, blocks))
+    # shape | bad << 2 | year << 3, byte by byte: a byte-wise or of the three as integers
+    code = (
+        int.from_bytes(shape, "little")
+        | int.from_bytes(bad.translate(_TIMES_4), "little")
+        | int.from_bytes(year.translate(_TIMES_8), "little")
+    ).to_bytes(n, "little")
+    kind = bytearray(code.translate(_KIND))
+    opens = shape.find(_OPENS)
+    if opens != -1:
+        kind[opens:] = bytes(n - opens)  # every paragraph of a reference section is an entry
+    # A prose line with a year may be a reference entry: short ones are read alone.
+    i = kind.find(_YEARLY)
+    while i != -1:
         block = blocks[i]
-        if len(block) <= 80:
-            shape = shapes.get(block)
-            if shape is None:
-                shape = shapes[block] = _shape(block)
-        else:
-            shape = _shape(block)
-        if shape == _OPENS:
-            break  # every paragraph of a reference section is an entry: no more copies
-        if shape == _PROSE:
-            if bad[i] or (
-                year[i]
-                and (len(block) > 80 or extractor is None or not _plain_alone(block, extractor))
-            ):
-                continue  # a year may make a line a reference entry: short ones are read alone
-            kind[i] = 1
-            count += 1
-        elif shape == _BLANK and not bad[i]:
-            kind[i] = 2
-    if count < _MIN_SAVING:
+        plain = len(block) <= 80 and extractor is not None and _plain_alone(block, extractor)
+        kind[i] = 1 if plain else 0
+        i = kind.find(_YEARLY, i + 1)
+    if kind.count(1) < _MIN_SAVING:
         return None
     pieces: list[str] = []
     runs: list[tuple[int, int]] = []
     pos = 0
-    i = 0
-    while i < n:
-        if kind[i] != 1:
-            i += 1
-            continue
-        last = i
-        j = i + 1
-        while j < n and kind[j]:
-            if kind[j] == 1:
-                last = j
-            j += 1
-        start, end = starts[i], starts[last] + len(blocks[last])
+    for run in _RUN.finditer(kind):  # from a plain block to the last plain block after it
+        start, last = starts[run.start()], run.end() - 1
+        end = starts[last] + len(blocks[last])
         pieces.append(text[pos:start])
         pieces.append("x" + " " * (end - start - 1))
         runs.append((start, end))
         pos = end
-        i = j
     pieces.append(text[pos:])
     run_starts = [s for s, _ in runs]
     kept = []
@@ -213,10 +213,21 @@ def title_text(
     return "".join(pieces), kept
 
 
+_TIMES_4 = bytes(min(255, 4 * b) for b in range(256))
+_TIMES_8 = bytes(min(255, 8 * b) for b in range(256))
+_YEARLY = 3
+"""Kind of a prose block with a year, not yet decided (read alone: plain or kept)."""
+_RUN = re.compile(rb"\x01(?:[\x01\x02]*\x01)?")
+"""A run to collapse: plain blocks and the blank blocks between them."""
+
+
 _OPENERS = '"“‘«[{}\r'
 """Quote openers, a link's bracket, braces (where a BibTeX value ends), a carriage return."""
-_YEAR_HEADS = (re.compile(r"20\d\d"), re.compile(r"1[6-9]\d\d"))
-"""Where a year may be (two patterns with a literal head: each is a fast scan)."""
+_YEAR_HEADS = (re.compile(r"20\d\d(?!\d|\.\d)"), re.compile(r"1[6-9]\d\d(?!\d|\.\d)"))
+"""Where a year may be (two patterns with a literal head: each is a fast scan), with the year
+test's look-ahead, so the heads of arXiv ids (``2003.12345``) take no Python step. Positions
+inside a run of digits that a rejected match would have consumed are found instead, and
+rejected by the look-behind of :func:`_is_year` (a digit precedes them): the same years."""
 _GLUED_LABEL = re.compile(r"[A-Za-z]{1,16}:")
 """``arXiv:`` glued to an identifier: one word, never a title beside it."""
 _NUMBERED = re.compile(r"\d{1,5}[.)](?:[ \t]|$)")
@@ -232,6 +243,10 @@ def _is_year(text: str, at: int) -> bool:
     after = text[at + 4 : at + 6]
     return not (after[:1].isdecimal() or (after[:1] == "." and after[1:2].isdecimal()))
 
+
+_SHAPES: dict[str, int] = {}
+_MAX_SHAPES = 50_000
+"""The shapes of short blocks seen so far (:func:`_shape` reads nothing but the block)."""
 
 _ALONE: dict[tuple[int, int, frozenset[str], str], bool] = {}
 _MAX_ALONE = 50_000
@@ -268,6 +283,15 @@ _LONGEST_LABEL = max(map(len, LABEL_WORDS))
 
 
 _KEPT, _PROSE, _BLANK, _OPENS = range(4)
+_KIND = bytes(
+    (_YEARLY if code & 8 else 1)
+    if code & 3 == _PROSE and not code & 4
+    else 2
+    if code & 3 == _BLANK and not code & 4
+    else 0
+    for code in range(256)
+)
+"""The kind of a block from its code (shape | bad << 2 | year << 3)."""
 
 
 def _shape(block: str) -> int:

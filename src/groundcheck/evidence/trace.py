@@ -239,7 +239,7 @@ def _outside_echoes(
 ) -> tuple[list[str], list[Work]]:
     """Titles and works not found only inside repeats of the call's arguments: a work keeps
     the identifiers that were found outside them, and goes when it had some and none is left."""
-    echoed = [view[s:e] for s, e in echoes]
+    echoed = list(dict.fromkeys(view[s:e] for s, e in echoes))  # each repeated argument once
     pieces, at = [], 0
     for s, e in sorted(echoes):
         if s > at:
@@ -249,10 +249,11 @@ def _outside_echoes(
     outside = "\x00".join(pieces)
 
     def inside(title: str) -> bool:
-        return title not in outside and any(
+        # the repeats are short: a title none of them holds costs no search of the whole text
+        return any(
             title in x and is_composite(x, x.find(title), x.find(title) + len(title))
             for x in echoed
-        )
+        ) and (title not in outside)
 
     kept_titles = [t for t in titles if not inside(t)]
     kept_works = []

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import accumulate
+from operator import add
 from typing import Any
 
 from attrs import frozen
@@ -162,13 +164,15 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             texts.append(value)
             if not value.strip():
                 continue
-            if key is not None and len(value) <= _MAX_LABELLED and _id_key(key):
-                written = labelled(key, value)
-                if written is not None and written != value:
-                    # {"pmid": "31452104"}: the bare value is a number no extractor takes.
-                    texts.append(written)
-            if key is not None and key.lower() == "title":
-                titles.append(value.strip())
+            if key is not None:
+                flags = _key_flags(key)
+                if flags & _ID_KEY and len(value) <= _MAX_LABELLED:
+                    written = labelled(key, value)
+                    if written is not None and written != value:
+                        # {"pmid": "31452104"}: the bare value is a number no extractor takes.
+                        texts.append(written)
+                if flags & _TITLE_KEY:
+                    titles.append(value.strip())
             first = value[0]
             # Only a string that starts (after blanks) with a bracket can be JSON.
             parsed = _embedded_json(value) if first in "{[" or first.isspace() else _NOT_JSON
@@ -192,11 +196,11 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 mine = (len(records),)
                 records.append(record)
                 tracked.append(([], strings, numbers))
-            for k, v in list(value.items())[::-1]:
-                k_str = str(k)
+            for k, v in reversed(list(value.items())):
+                k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
                     continue
-                field = mine if mine and k_str.lower() != "title" else none
+                field = mine if mine and not _key_flags(k_str) & _TITLE_KEY else none
                 tv = type(v)
                 if tv is str or (tv not in _PLAIN_TYPES and isinstance(v, str)):
                     stack.append((v, k_str, (*inner_owners, *field), none, True))
@@ -224,23 +228,37 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     texts.append(written)
                 elif any(k in key.lower() for k in _NUMBER_KEYS):
                     texts.append(f"{key}: {value}")
-    leaves = []
-    at = 0
-    for t in texts:
-        leaves.append((at, at + len(t)))
-        at += len(t) + 2
+    lengths = list(map(len, texts))
+    starts = list(accumulate(map((2).__add__, lengths), initial=0))
     return FlatOutput(
         "\n\n".join(texts),
         tuple(titles),
         empty,
         tuple((r.title, r.siblings) for r in records),
         tuple(records),
-        tuple(leaves),
+        tuple(zip(starts, map(add, starts, lengths), strict=False)),  # starts has one more
         tuple(
             None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
             for slot in tracked
         ),
     )
+
+
+_ID_KEY = 1
+_TITLE_KEY = 2
+_KEY_FLAGS: dict[str, int] = {}
+
+
+def _key_flags(key: str) -> int:
+    """Whether ``labelled`` writes values under this key (:data:`_ID_KEY`) and whether it is
+    ``title`` in any case (:data:`_TITLE_KEY`). Memoised: a search result repeats a handful of
+    keys ten thousand times."""
+    known = _KEY_FLAGS.get(key)
+    if known is None:
+        known = (_ID_KEY if _id_key(key) else 0) | (_TITLE_KEY if key.lower() == "title" else 0)
+        if len(_KEY_FLAGS) < 10_000:
+            _KEY_FLAGS[key] = known
+    return known
 
 
 _AUTHOR_KEYS = ("authors", "author", "creators", "creator", "authorships", "author_names")
@@ -293,13 +311,13 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
             names = [text]
     elif isinstance(value, list):
         for item in value[:limit]:
-            name = _name_of(item)
+            name = item.strip() if type(item) is str else _name_of(item)
             if name:
                 names.append(name)
     elif isinstance(value, Mapping):
         name = _name_of(value)
         names = [name] if name else []
-    return tuple(" ".join(n.split()) for n in names[:limit] if n.strip())
+    return tuple([" ".join(n.split()) for n in names[:limit] if n.strip()])
 
 
 def _name_of(item: Any) -> str | None:
@@ -322,12 +340,36 @@ def _name_of(item: Any) -> str | None:
 def _title_of(record: Mapping[Any, Any]) -> str | None:
     """The record's ``title`` (any case): a string, or a list holding one (Crossref)."""
     for k, v in record.items():
-        if str(k).lower() != "title":
+        if _field_kind(k if type(k) is str else str(k)) != _TITLE_FIELD:
             continue
         value = v[0] if isinstance(v, list) and v else v
         if isinstance(value, str) and value.strip():
             return value.strip()
     return None
+
+
+_OTHER_FIELD, _TITLE_FIELD, _AUTHOR_FIELD, _YEAR_FIELD = range(4)
+_FIELD_KINDS: dict[str, int] = {}
+
+
+def _field_kind(key: str) -> int:
+    """What a record's field under ``key`` is: its title, its authors, its year or another
+    field (the key in any case). Memoised like :func:`_key_flags`."""
+    known = _FIELD_KINDS.get(key)
+    if known is None:
+        low = key.lower()
+        known = (
+            _TITLE_FIELD
+            if low == "title"
+            else _AUTHOR_FIELD
+            if low in _AUTHOR_KEYS
+            else _YEAR_FIELD
+            if low in _YEAR_KEYS
+            else _OTHER_FIELD
+        )
+        if len(_FIELD_KINDS) < 10_000:
+            _FIELD_KINDS[key] = known
+    return known
 
 
 def _record(
@@ -344,17 +386,31 @@ def _record(
     authors: tuple[str, ...] = ()
     year: int | None = None
     for k, v in record.items():
-        key = str(k)
-        low = key.lower()
-        if low == "title" or key in ignore:
+        key = k if type(k) is str else str(k)
+        field = _field_kind(key)
+        if field == _TITLE_FIELD or key in ignore:
             continue
-        if not authors and low in _AUTHOR_KEYS:
-            authors = authors_of(v)
-        elif year is None and low in _YEAR_KEYS:
+        if field == _AUTHOR_FIELD:
+            if not authors:
+                authors = authors_of(v)
+        elif field == _YEAR_FIELD and year is None:
             year = year_of(v)
-        values = v.values() if isinstance(v, Mapping) else v if isinstance(v, list) else (v,)
+        tv = type(v)
+        if tv is str:  # the commonest field: one string
+            parts.append(v)
+            strings += 1
+            continue
+        values = (
+            v
+            if tv is list
+            else v.values()
+            if isinstance(v, Mapping)
+            else v
+            if isinstance(v, list)
+            else (v,)
+        )
         for item in values:
-            if isinstance(item, str):
+            if type(item) is str or isinstance(item, str):
                 parts.append(item)
                 strings += 1
             elif isinstance(item, (int, float)) and not isinstance(item, bool):

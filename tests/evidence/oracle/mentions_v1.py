@@ -1,0 +1,298 @@
+"""Mentions in a tool output, with the title extractor reading only the lines that can hold one.
+
+The title extractor parses its whole text into blocks and reference entries
+(:class:`groundcheck.document.Document`) before it looks for titles: a Python step per line.
+A flattened search result is mostly lines that cannot hold a title: author names, dates,
+abstracts of plain prose, JSON keys. :func:`title_text` hands the title extractor a copy of
+the output of the same length in which every run of such *plain* lines is one line of spaces
+(after a letter), so the parser steps over a run at once and every offset, distance and window
+is the one of the real text. What it finds there is exactly what it finds in the real text:
+
+- A *plain* line is a line of its own between blank lines (or the text's edges), starting with
+  a letter or with a digit that opens no numbered item, with no quote opener (``"“‘«``), no
+  ``[``, no brace, no pair of ``*`` or ``_``, no ``\\r``, not a label word (``References``,
+  ``Sources``), not part of ``title … =`` (a BibTeX field); with no identifier, unless the line
+  is one identifier, perhaps with a one-word label glued to it (``arXiv:2101.03961``: nothing
+  stands beside it); and with no year (the sign of a reference entry), unless the line is
+  short and, read alone, is no entry and holds no title (memoised: dates repeat).
+  Read alone, such a line is one paragraph (no heading, list item, table row, quote or code),
+  it is no reference entry outside a reference section, and no title kind finds anything in
+  it (each needs a quote, a link, emphasis, a cell, a heading, an entry, a BibTeX field or an
+  identifier with words beside it).
+- Runs of plain lines and the blank lines between them become one plain line: what the
+  document parser keeps from one blank-separated block to the next is only an open code fence,
+  an open reference section and an open list item (which any paragraph closes), and every
+  inline pattern stops at a blank line. So the text is read as it is when it has a fence line
+  or a BibTeX entry, and no line after the first heading that may open a reference section is
+  collapsed (every paragraph of such a section is an entry).
+
+``tests/evidence/test_title_text.py`` compares the two readings on real and generated outputs.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+
+from groundcheck.document.blocks import HEADING, LABEL_WORDS, PARAGRAPH, scan
+from groundcheck.document.references import is_reference_heading
+from groundcheck.document.report import Document
+from groundcheck.extractors import Extractor, find_mentions
+from groundcheck.extractors.pipeline import _run, resolve_overlaps
+from groundcheck.extractors.title import TitleExtractor
+from groundcheck.model import Mention
+
+__all__ = ["output_mentions", "title_text"]
+
+_TITLE_FIELD = re.compile(r"(?i:title)\s*=")
+_FENCE_LINE = re.compile(r"(?m)^ {0,3}(?:```|~~~)")
+_BIBTEX = re.compile(r"@[A-Za-z]{2,30}[ \t]*\{")
+_HEADING_START = frozenset("#\\*_=-")
+"""First characters of the lines the document parser may read as a heading (with the label
+words): ATX, LaTeX, bold lines and setext underlines."""
+_MIN_SAVING = 8
+"""Fewer plain lines than this: the real text is read, the copy would cost more than it saves."""
+_SMALL = 4096
+"""Only so much of a text is counted to tell whether it has enough blocks to be worth a copy."""
+
+
+def output_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Mention, str]]:
+    """``find_mentions(text, extractors)``, with the title extractor reading :func:`title_text`.
+
+    Only the built-in :class:`~groundcheck.extractors.title.TitleExtractor` reads the copy (its
+    rules are the ones the copy keeps); any other extractor with ``find_beside`` means the
+    text is read as it is.
+    """
+    if text.count("\n\n", 0, _SMALL) < 2 * _MIN_SAVING - 1:
+        return find_mentions(text, extractors)  # too few blocks to collapse: no copy
+    second = [e for e in extractors if callable(getattr(e, "find_beside", None))]
+    if not second or any(type(e) is not TitleExtractor for e in second):
+        return find_mentions(text, extractors)
+    found: list[tuple[Mention, str]] = []
+    for extractor in extractors:
+        if not any(extractor is e for e in second):
+            found.extend(_run(extractor, text))
+    first = [m for m, _ in found]
+    for extractor in second:
+        assert isinstance(extractor, TitleExtractor)
+        copy = title_text(text, first, extractor)
+        beside, kept = (text, first) if copy is None else copy
+        found.extend(_run(extractor, beside, kept))
+    return resolve_overlaps(found)  # exactly as find_mentions does for the real text
+
+
+def title_text(
+    text: str, ids: Sequence[Mention], extractor: TitleExtractor | None = None
+) -> tuple[str, list[Mention]] | None:
+    """``text`` with its runs of plain lines (see the module docstring) made one line of the
+    same length, and the identifiers outside those runs; None when nothing would be saved or
+    the text must be read as it is.
+
+    ``ids`` are the identifier mentions found in ``text`` (every extractor's, before overlaps
+    are resolved: what the title extractor is handed).
+
+    >>> out = "authors\\n\\nWang, A.\\n\\nChen, B.\\n\\n" * 6
+    >>> out += "See \\"Toy Models of Superposition\\"."
+    >>> copy, _ = title_text(out, [])
+    >>> len(copy) == len(out), copy.count("\\n"), copy[-34:]
+    (True, 2, 'See "Toy Models of Superposition".')
+    """
+    if (("```" in text or "~~~" in text) and _FENCE_LINE.search(text)) or (
+        "@" in text and _BIBTEX.search(text)
+    ):
+        return None
+    # Blocks between blank lines: a block without a line break is one line between blank
+    # lines (a block starting with a line break follows a blank line of its own: kept).
+    blocks = text.split("\n\n")
+    n = len(blocks)
+    if n < 2 * _MIN_SAVING:
+        return None
+    starts = list(accumulate(map((2).__add__, map(len, blocks)), initial=0))
+    bad = bytearray(n)
+
+    def block_of(offset: int) -> int:
+        return bisect_right(starts, offset) - 1
+
+    def mark(start: int, end: int) -> None:
+        for i in range(block_of(start), block_of(max(start, end - 1)) + 1):
+            bad[i] = 1
+
+    for ch in _OPENERS:
+        at = text.find(ch)
+        while at != -1:
+            bad[block_of(at)] = 1
+            at = text.find(ch, at + 1)
+    for ch in "*_":
+        at = text.find(ch)
+        while at != -1:
+            nxt = text.find(ch, at + 1)
+            if nxt != -1 and text.find("\n", at, nxt) == -1:
+                bad[block_of(at)] = 1  # a pair on one line: emphasis, a bold line, a rule
+            at = nxt
+    if "=" in text:
+        for m in _TITLE_FIELD.finditer(text):
+            mark(m.start(), m.end())
+    year = bytearray(n)
+    for pattern in _YEAR_HEADS:
+        for m in pattern.finditer(text):
+            if _is_year(text, m.start()):
+                year[block_of(m.start())] = 1
+    alone: list[int] = []  # blocks that are one identifier (with a glued label) may be plain
+    for ident in ids:
+        i = block_of(ident.start)
+        if bad[i]:
+            continue
+        start, end = starts[i], starts[i] + len(blocks[i])
+        if (
+            ident.malformed is None
+            and ident.end == end
+            and (ident.start == start or _GLUED_LABEL.fullmatch(text, start, ident.start))
+        ):
+            if alone and alone[-1] == i:
+                bad[i] = 1  # two identifiers in one block
+            alone.append(i)
+            if year[i]:
+                bad[i] = 1  # an identifier and a year: maybe an entry, read it as it is
+        else:
+            mark(ident.start, ident.end)
+    # 1: plain, 2: blank (may sit inside a run), 0: kept as it is
+    kind = bytearray(n)
+    shapes: dict[str, int] = {}  # the shape of each short block, once per distinct block
+    count = 0
+    for i in range(n):
+        block = blocks[i]
+        if len(block) <= 80:
+            shape = shapes.get(block)
+            if shape is None:
+                shape = shapes[block] = _shape(block)
+        else:
+            shape = _shape(block)
+        if shape == _OPENS:
+            break  # every paragraph of a reference section is an entry: no more copies
+        if shape == _PROSE:
+            if bad[i] or (
+                year[i]
+                and (len(block) > 80 or extractor is None or not _plain_alone(block, extractor))
+            ):
+                continue  # a year may make a line a reference entry: short ones are read alone
+            kind[i] = 1
+            count += 1
+        elif shape == _BLANK and not bad[i]:
+            kind[i] = 2
+    if count < _MIN_SAVING:
+        return None
+    pieces: list[str] = []
+    runs: list[tuple[int, int]] = []
+    pos = 0
+    i = 0
+    while i < n:
+        if kind[i] != 1:
+            i += 1
+            continue
+        last = i
+        j = i + 1
+        while j < n and kind[j]:
+            if kind[j] == 1:
+                last = j
+            j += 1
+        start, end = starts[i], starts[last] + len(blocks[last])
+        pieces.append(text[pos:start])
+        pieces.append("x" + " " * (end - start - 1))
+        runs.append((start, end))
+        pos = end
+        i = j
+    pieces.append(text[pos:])
+    run_starts = [s for s, _ in runs]
+    kept = []
+    for ident in ids:
+        r = bisect_right(run_starts, ident.start) - 1
+        if r < 0 or ident.start >= runs[r][1]:
+            kept.append(ident)
+    return "".join(pieces), kept
+
+
+_OPENERS = '"“‘«[{}\r'
+"""Quote openers, a link's bracket, braces (where a BibTeX value ends), a carriage return."""
+_YEAR_HEADS = (re.compile(r"20\d\d"), re.compile(r"1[6-9]\d\d"))
+"""Where a year may be (two patterns with a literal head: each is a fast scan)."""
+_GLUED_LABEL = re.compile(r"[A-Za-z]{1,16}:")
+"""``arXiv:`` glued to an identifier: one word, never a title beside it."""
+_NUMBERED = re.compile(r"\d{1,5}[.)](?:[ \t]|$)")
+"""A line that opens with a number is a list item when a dot or parenthesis and a blank follow."""
+
+
+def _is_year(text: str, at: int) -> bool:
+    """The year test of reference entries (``(?<![\\d./:-])(?:1[6-9]|20)\\d{2}(?!\\d|\\.\\d)``)
+    at ``at``, where one of :data:`_YEAR_HEADS` matched."""
+    before = text[at - 1] if at else ""
+    if before and (before.isdecimal() or before in "./:-"):
+        return False
+    after = text[at + 4 : at + 6]
+    return not (after[:1].isdecimal() or (after[:1] == "." and after[1:2].isdecimal()))
+
+
+_ALONE: dict[tuple[int, int, frozenset[str], str], bool] = {}
+_MAX_ALONE = 50_000
+
+
+def _plain_alone(block: str, extractor: TitleExtractor) -> bool:
+    """Is this one-line block, read alone, one paragraph that is no entry and holds no title?
+    (Memoised: dates and short metadata repeat across a trace.)"""
+    key = (extractor.min_words, extractor.max_chars, extractor.stop_phrases, block)
+    found = _ALONE.get(key)
+    if found is None:
+        document = Document(block)
+        found = (
+            len(document.blocks) == 1
+            and document.blocks[0].kind == PARAGRAPH
+            and not document.code
+            and not document.entries
+            and next(iter(extractor.find_beside(block, [])), None) is None
+        )
+        if len(_ALONE) >= _MAX_ALONE:
+            _ALONE.clear()
+        _ALONE[key] = found
+    return found
+
+
+def _label(line: str) -> bool:
+    """Could the parser read this line as a label heading (``References``, ``Sources:``)?"""
+    if len(line) > _LONGEST_LABEL and len(line.strip(" \t:")) > _LONGEST_LABEL:
+        return False  # (case folding never shortens a text)
+    return line.strip(" \t").rstrip(" \t:").strip().casefold() in LABEL_WORDS
+
+
+_LONGEST_LABEL = max(map(len, LABEL_WORDS))
+
+
+_KEPT, _PROSE, _BLANK, _OPENS = range(4)
+
+
+def _shape(block: str) -> int:
+    """What a block is, read alone: one line that may be plain (:data:`_PROSE`, if nothing at
+    its place says otherwise), blank, a heading opening a reference section (:data:`_OPENS`),
+    or anything else (:data:`_KEPT`)."""
+    if "\n" in block:
+        if any(_may_head(line) for line in block.split("\n")) and _opens_section(block):
+            return _OPENS
+        return _KEPT
+    head = block[:1]
+    if head in " \t":
+        head = block.lstrip(" \t")[:1]
+    if head in _HEADING_START or (len(block) <= 80 and _label(block)):
+        return _OPENS if _opens_section(block) else _KEPT
+    if head.isalpha() or (head.isdigit() and not _NUMBERED.match(block)):
+        return _PROSE
+    return _BLANK if not block.strip(" \t") else _KEPT
+
+
+def _opens_section(block: str) -> bool:
+    """Does this block hold a heading that opens a reference section? (Read alone: the parser
+    keeps nothing from one block to the next but fences, and a text with one is not copied.)"""
+    return any(b.kind == HEADING and is_reference_heading(block, b) for b in scan(block)[0])
+
+
+def _may_head(line: str) -> bool:
+    return line.lstrip(" \t")[:1] in _HEADING_START or (len(line) <= 80 and _label(line))

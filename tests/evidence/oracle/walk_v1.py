@@ -1,0 +1,358 @@
+"""Flatten a tool output (any JSON-like value) into the text and titles it holds.
+
+Tool outputs nest arbitrarily and are sometimes hostile, so the walk is iterative (no recursion
+limit to hit at 100,000 levels) and touches every value once.
+
+A record with a title (``{"title": ..., "arxiv_id": ..., "authors": [...], "year": 2020}``) is
+one returned paper: its title, the text of its other fields (where its identifiers are), and
+its authors and year, read from the fields real tools use (measured on Semantic Scholar,
+OpenAlex, Crossref, arXiv and paper-finder outputs): ``authors``/``author``/``creators``/
+``authorships`` as strings, lists of names or of ``{"name"}``/``{"given", "family"}``/
+``{"author": {"display_name"}}``; ``year``/``publication_year``/``published``/
+``publication_date``/``publicationDate``/``date``/``issued`` as numbers, dates or Crossref
+``date-parts``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from attrs import frozen
+
+from groundcheck.evidence.jsonio import parse_json
+from groundcheck.extractors.keys import labelled, scheme_of_key
+
+__all__ = ["FlatOutput", "Record", "authors_of", "flatten", "year_of"]
+
+_MAX_LABELLED = 300
+"""Longer strings are text, never one identifier (keys.labelled refuses them too)."""
+_NUMBER_KEYS = ("arxiv", "eprint", "doi", "pmid", "pmc", "isbn", "issn")
+"""Numbers under these keys are identifiers a tool returned as JSON numbers (``"pmid": 123``)."""
+
+_MAX_EMBEDDED_JSON = 10_000_000
+"""String leaves that look like JSON are parsed (chat tool results are often a JSON string, or
+JSON Lines: one record per line); larger ones are scanned as text only."""
+
+
+@frozen
+class Record:
+    """One paper described by one JSON record: its title, the text of its other fields (one
+    level down: where its identifiers are), and its authors and year when the record has them."""
+
+    title: str
+    siblings: str
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+
+
+@frozen
+class FlatOutput:
+    """The searchable text of an output, the titles under ``title`` keys, and emptiness."""
+
+    text: str
+    titles: tuple[str, ...]
+    empty: bool
+    pairs: tuple[tuple[str, str], ...] = ()
+    """(title, the text of the same record's other fields): a paper described in one record."""
+    records: tuple[Record, ...] = ()
+    """The same records with their authors and year (``pairs`` is kept for older callers)."""
+    leaves: tuple[tuple[int, int], ...] = ()
+    """``(start, end)`` in ``text`` of every string joined into it, in order."""
+    record_leaves: tuple[tuple[tuple[int, ...], tuple[str, ...]] | None, ...] = ()
+    """For each record: the leaves (indices into ``leaves``) that are its string fields, and
+    its number fields as written in ``Record.siblings`` (``"pmid: 123"``); None when its
+    fields are not all leaves of ``text`` (a record inside a JSON string, a field under a
+    structural key). The identifiers of a record's fields can then be read off the mentions
+    already found in ``text``, instead of extracting ``siblings`` again."""
+
+
+_NOT_JSON = object()
+
+_ID_KEYS: dict[str, bool] = {}
+_PLAIN_TYPES = frozenset({int, float, bool, type(None), list, dict})
+"""Types of JSON values that are neither strings nor mappings (no isinstance test needed)."""
+
+
+def _id_key(key: str) -> bool:
+    """Does ``labelled`` write values under this key (an identifier key)? Memoised: a search
+    result repeats a handful of keys ten thousand times."""
+    known = _ID_KEYS.get(key)
+    if known is None:
+        known = scheme_of_key(key) is not None
+        if len(_ID_KEYS) < 10_000:
+            _ID_KEYS[key] = known
+    return known
+
+
+def _embedded_json(s: str) -> Any:
+    stripped = s.strip()
+    if len(stripped) < 2 or len(stripped) > _MAX_EMBEDDED_JSON:
+        return _NOT_JSON
+    if (stripped[0], stripped[-1]) not in (("{", "}"), ("[", "]")):
+        return _NOT_JSON
+    try:
+        return parse_json(stripped)
+    except (ValueError, RecursionError):
+        pass
+    if stripped[0] == "{" and "}\n{" in stripped:
+        return _json_lines(stripped)
+    return _NOT_JSON
+
+
+def _json_lines(text: str) -> Any:
+    """A JSON Lines string (a tool that prints one record per line): the list of its records,
+    or not JSON when any non-blank line is not a JSON value."""
+    records: list[Any] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(parse_json(line))
+        except (ValueError, RecursionError):
+            return _NOT_JSON
+    return records
+
+
+def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
+    """Every string leaf and dict key of ``output``, joined for one extraction pass.
+
+    An output is *empty* when it holds no non-blank string and no number or boolean: ``None``,
+    ``""``, ``[]``, ``{}``, and containers of those, such as ``{"results": []}`` or the string
+    ``"[]"`` (chat tool results are often JSON inside a string, so such strings are parsed for
+    titles and emptiness; their text is scanned as it is). Keys alone do not make an output
+    non-empty. Values under the keys in ``ignore`` are skipped entirely: loaders pass the
+    structural keys of their format (``type``) and binary payloads (``data``), which are
+    neither text nor a sign of content.
+    """
+    texts: list[str] = []
+    titles: list[str] = []
+    records: list[Record] = []
+    tracked: list[tuple[list[int], int, tuple[str, ...]] | None] = []  # leaves, strings, numbers
+    empty = True
+    none: tuple[int, ...] = ()
+    # (value, key, the records a string here is a field of, the records the strings directly
+    # inside a container here are fields of, whether the key is text to take before the value)
+    stack: list[tuple[Any, str | None, tuple[int, ...], tuple[int, ...], bool]] = [
+        (output, None, none, none, False)
+    ]
+    while stack:
+        value, key, owners, inner_owners, keyed = stack.pop()
+        if keyed and key is not None:
+            texts.append(key)  # keys are returned data too, but never make it non-empty
+        kind = type(value)
+        if kind is not str and kind is not dict and kind is not list:
+            # subclasses and other containers take the branch of their kind (the common kinds
+            # skip these isinstance tests: an ABC check costs a microsecond)
+            if value is None:
+                continue
+            if isinstance(value, str):
+                kind = str
+            elif isinstance(value, Mapping):
+                kind = dict
+            elif isinstance(value, (list, tuple)):
+                kind = list
+        if kind is str:
+            for owner in owners:
+                slot = tracked[owner]
+                if slot is not None:
+                    slot[0].append(len(texts))
+            texts.append(value)
+            if not value.strip():
+                continue
+            if key is not None and len(value) <= _MAX_LABELLED and _id_key(key):
+                written = labelled(key, value)
+                if written is not None and written != value:
+                    # {"pmid": "31452104"}: the bare value is a number no extractor takes.
+                    texts.append(written)
+            if key is not None and key.lower() == "title":
+                titles.append(value.strip())
+            first = value[0]
+            # Only a string that starts (after blanks) with a bracket can be JSON.
+            parsed = _embedded_json(value) if first in "{[" or first.isspace() else _NOT_JSON
+            if parsed is _NOT_JSON:
+                empty = False
+            else:
+                inner = flatten(parsed, ignore)
+                titles.extend(inner.titles)
+                records.extend(inner.records)
+                tracked.extend(None for _ in inner.records)  # fields inside the JSON string
+                empty = empty and inner.empty
+        elif kind is dict:
+            found = _record(value, ignore)
+            mine = none
+            if found is not None:
+                record, strings, numbers = found
+                mine = (len(records),)
+                records.append(record)
+                tracked.append(([], strings, numbers))
+            for k, v in list(value.items())[::-1]:
+                k_str = str(k)
+                if k_str in ignore:
+                    continue
+                field = mine if mine and k_str.lower() != "title" else none
+                tv = type(v)
+                if tv is str or (tv not in _PLAIN_TYPES and isinstance(v, str)):
+                    stack.append((v, k_str, (*inner_owners, *field), none, True))
+                elif (
+                    tv is list or tv is dict or (tv not in _PLAIN_TYPES and isinstance(v, Mapping))
+                ):
+                    stack.append((v, k_str, inner_owners, field, True))
+                else:
+                    stack.append((v, k_str, inner_owners, none, True))
+        elif kind is list:
+            stack.extend((item, key, inner_owners, none, False) for item in reversed(value))
+        elif value is None:
+            continue
+        else:  # numbers, booleans, and whatever objects a Python caller passes
+            empty = False
+            if isinstance(value, bool):
+                continue
+            if not isinstance(value, (int, float)):
+                texts.append(str(value))
+            elif key is not None:
+                # {"pmid": 31452104}: "PMID: 31452104", the form its extractor reads; other
+                # numbers under id-like keys as "key: value" for an extractor needing a label.
+                written = labelled(key, value) if isinstance(value, int) and _id_key(key) else None
+                if written is not None:
+                    texts.append(written)
+                elif any(k in key.lower() for k in _NUMBER_KEYS):
+                    texts.append(f"{key}: {value}")
+    leaves = []
+    at = 0
+    for t in texts:
+        leaves.append((at, at + len(t)))
+        at += len(t) + 2
+    return FlatOutput(
+        "\n\n".join(texts),
+        tuple(titles),
+        empty,
+        tuple((r.title, r.siblings) for r in records),
+        tuple(records),
+        tuple(leaves),
+        tuple(
+            None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
+            for slot in tracked
+        ),
+    )
+
+
+_AUTHOR_KEYS = ("authors", "author", "creators", "creator", "authorships", "author_names")
+_YEAR_KEYS = (
+    "year", "publication_year", "publicationyear", "published", "publication_date",
+    "publicationdate", "published_date", "date", "issued", "pub_date", "pubdate", "created",
+)  # fmt: skip
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_ET_AL = re.compile(r"(?i)[,;]?\s{0,4}(?:et\.?\s{1,4}al\.?|and\s{1,4}others)\s{0,4}$")
+_NAME_SPLIT = re.compile(r"\s{0,4}(?:;|,|\band\b|&)\s{0,4}")
+
+
+def year_of(value: Any) -> int | None:
+    """A publication year from what tools put under a date key, or None.
+
+    >>> year_of(2020), year_of("2020-05-22T17:58:44Z"), year_of({"date-parts": [[2019, 6]]})
+    (2020, 2020, 2019)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 1800 <= value <= 2200 else None
+    if isinstance(value, str):
+        m = _YEAR.search(value[:64])
+        return int(m.group()) if m else None
+    if isinstance(value, Mapping):
+        parts = value.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            return year_of(parts[0][0])
+        for key in ("year", "date", "date-time"):
+            if key in value:
+                return year_of(value[key])
+    return None
+
+
+def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
+    """Author names, first author first, from a string, a list of names, or name records.
+
+    >>> authors_of("Patrick Lewis, Ethan Perez, Aleksandra Piktus et al.")
+    ('Patrick Lewis', 'Ethan Perez', 'Aleksandra Piktus')
+    >>> authors_of([{"given": "Vladimir", "family": "Karpukhin"}, {"name": "Barlas Oguz"}])
+    ('Vladimir Karpukhin', 'Barlas Oguz')
+    """
+    names: list[str] = []
+    if isinstance(value, str):
+        text = _ET_AL.sub("", value.strip()[:4000])
+        if ";" in text or ", " in text or " and " in text:
+            names = [n for n in _NAME_SPLIT.split(text) if n]
+        elif text:
+            names = [text]
+    elif isinstance(value, list):
+        for item in value[:limit]:
+            name = _name_of(item)
+            if name:
+                names.append(name)
+    elif isinstance(value, Mapping):
+        name = _name_of(value)
+        names = [name] if name else []
+    return tuple(" ".join(n.split()) for n in names[:limit] if n.strip())
+
+
+def _name_of(item: Any) -> str | None:
+    if isinstance(item, str):
+        return item.strip() or None
+    if not isinstance(item, Mapping):
+        return None
+    for key in ("name", "display_name", "full_name", "fullName", "raw_author_name"):
+        value = item.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    family = item.get("family") or item.get("last") or item.get("lastName")
+    given = item.get("given") or item.get("first") or item.get("firstName")
+    if isinstance(family, str) and family.strip():
+        return f"{given.strip()} {family.strip()}" if isinstance(given, str) else family.strip()
+    nested = item.get("author")
+    return _name_of(nested) if isinstance(nested, Mapping) else None
+
+
+def _title_of(record: Mapping[Any, Any]) -> str | None:
+    """The record's ``title`` (any case): a string, or a list holding one (Crossref)."""
+    for k, v in record.items():
+        if str(k).lower() != "title":
+            continue
+        value = v[0] if isinstance(v, list) and v else v
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _record(
+    record: Mapping[Any, Any], ignore: frozenset[str]
+) -> tuple[Record, int, tuple[str, ...]] | None:
+    """The paper a record with a ``title`` describes: its other fields, one level down; with
+    how many of them are strings, and the number fields as written (``"pmid: 123"``)."""
+    title = _title_of(record)
+    if title is None:
+        return None
+    parts: list[str] = []
+    numbers: list[str] = []
+    strings = 0
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    for k, v in record.items():
+        key = str(k)
+        low = key.lower()
+        if low == "title" or key in ignore:
+            continue
+        if not authors and low in _AUTHOR_KEYS:
+            authors = authors_of(v)
+        elif year is None and low in _YEAR_KEYS:
+            year = year_of(v)
+        values = v.values() if isinstance(v, Mapping) else v if isinstance(v, list) else (v,)
+        for item in values:
+            if isinstance(item, str):
+                parts.append(item)
+                strings += 1
+            elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                parts.append(f"{key}: {item}")
+                numbers.append(parts[-1])
+    return Record(title, "\n\n".join(parts), authors, year), strings, tuple(numbers)
