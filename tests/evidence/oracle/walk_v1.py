@@ -21,6 +21,7 @@ from typing import Any
 
 from attrs import frozen
 
+from groundcheck.evidence.feeds import feed_records
 from groundcheck.evidence.jsonio import parse_json
 from groundcheck.extractors.keys import labelled, scheme_of_key
 
@@ -171,6 +172,11 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             first = value[0]
             # Only a string that starts (after blanks) with a bracket can be JSON.
             parsed = _embedded_json(value) if first in "{[" or first.isspace() else _NOT_JSON
+            # intentional change after the copy (session 5): an XML feed is read as its records
+            if parsed is _NOT_JSON and (first == "<" or first.isspace()):
+                feed = feed_records(value)
+                if feed is not None:
+                    parsed = feed
             if parsed is _NOT_JSON:
                 empty = False
             else:
