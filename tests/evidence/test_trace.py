@@ -277,3 +277,67 @@ def test_loose_field_types_do_not_crash() -> None:
     for records in ([{"role": None, "type": []}], [{"parts": 1, "role": None}]):
         with contextlib.suppress(InputError):
             load_evidence(records)
+
+
+def _sub(
+    record: dict[str, object], parent: str | None = None, sidechain: bool = False
+) -> dict[str, object]:
+    """A Claude Code event of a sub-agent: stream-json names its Task, a session log marks it."""
+    if parent is not None:
+        return {**record, "parent_tool_use_id": parent}
+    return {**record, "isSidechain": True} if sidechain else record
+
+
+_REPORT = {
+    "type": "assistant",
+    "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+}
+
+
+@pytest.mark.parametrize("marking", ["stream-json", "session-log"])
+def test_a_sub_agents_report_is_not_evidence_when_its_own_calls_are_recorded(
+    tmp_path: Path, marking: str
+) -> None:
+    """Claude Code's Task returns the sub-agent's final message: its words, not a tool's. With
+    the sub-agent's own WebSearch in the transcript, an id only its report holds (invented by
+    the sub-agent) is not returned; the one its search returned still is."""
+    task = "toolu_task"
+    parent, side = (task, False) if marking == "stream-json" else (None, True)
+    path = _jsonl(
+        tmp_path,
+        "t.jsonl",
+        [
+            _cc_tool(task, "Task", {"description": "find papers", "prompt": "RAG papers"}),
+            _sub(_cc_tool("toolu_s1", "WebSearch", {"query": "rag"}), parent, side),
+            _sub(_cc_result("toolu_s1", "Links: arxiv.org/abs/2005.11401"), parent, side),
+            _cc_result(task, "Found arXiv:2005.11401 and arXiv:2401.99999."),
+            _REPORT,
+        ],
+    )
+    evidence = load_evidence(path).evidence
+    (report,) = [c for c in evidence.calls if c.tool == "Task"]
+    assert report.excluded is not None and "sub-agent" in report.excluded
+    assert arxiv("2005.11401") in evidence.identifiers
+    assert arxiv("2401.99999") not in evidence.identifiers
+    assert any("sub-agent report" in n for n in evidence.notes)
+
+
+def test_a_sub_agents_report_counts_when_its_own_calls_are_not_recorded(tmp_path: Path) -> None:
+    """A transcript without the sub-agent's events: its report is all the trace has of what
+    the sub-agent's tools returned, so it counts as before."""
+    path = _jsonl(
+        tmp_path,
+        "t.jsonl",
+        [
+            _cc_tool("toolu_task", "Task", {"description": "d", "prompt": "p"}),
+            _cc_result("toolu_task", "Found arXiv:2005.11401."),
+            _REPORT,
+        ],
+    )
+    evidence = load_evidence(path).evidence
+    assert arxiv("2005.11401") in evidence.identifiers
+    assert all(c.excluded is None for c in evidence.calls)
+
+
+def arxiv(id_: str) -> Identifier:
+    return Identifier("arxiv", id_)

@@ -402,8 +402,11 @@ class TraceBuilder:
         errored: bool = False,
         recorded: bool = True,
         empty: bool | None = None,
+        excluded: str | None = None,
     ) -> None:
-        """A result came back. Without an id it answers the oldest open call of that tool."""
+        """A result came back. Without an id it answers the oldest open call of that tool.
+        ``excluded`` (a reason) says the loader knows it is not evidence (a sub-agent's report
+        whose own tool calls the trace holds)."""
         if self._scanning:
             return
         key: str | None = call_id.strip() if isinstance(call_id, str) else None
@@ -417,7 +420,8 @@ class TraceBuilder:
         pending = self._pending.pop(key)
         name = pending.tool if pending.tool != "?" else (tool or "?")
         action = is_action(name, pending.args, ACTION_TOOLS)
-        excluded = None if action else self.provenance.readback(name, pending.args)
+        if excluded is None and not action:
+            excluded = self.provenance.readback(name, pending.args)
         fetch = self.provenance.fetch
         evidence = make_evidence(
             name,
@@ -515,13 +519,24 @@ class TraceBuilder:
                 f"{self._summaries} call(s) returned only a summary of their own arguments "
                 "(such as 'Read pdf file: <path>'); their output was not recorded"
             )
-        echoed = [e for e in self._evidence if e.excluded is not None]
+        delegated = [e for e in self._evidence if e.excluded == DELEGATED]
+        echoed = [e for e in self._evidence if e.excluded not in (None, DELEGATED)]
         if echoed:
             notes.append(
                 f"{len(echoed)} call(s) only read back files the agent wrote itself; "
                 "their output is not counted as evidence"
             )
+        if delegated:
+            notes.append(
+                f"{len(delegated)} sub-agent report(s) not counted as evidence: each sub-agent's "
+                "own tool calls are in the trace, and its report is its own words"
+            )
         return Trace(EvidenceSet(self._evidence, notes), self._report, self.format)
+
+
+DELEGATED = "a sub-agent's report: its own tool calls are in this trace, its report is its words"
+"""Why a delegation call's result (Claude Code's ``Task``) is not evidence when the trace holds
+the sub-agent's own tool results: an id the sub-agent invented would otherwise be returned."""
 
 
 def as_mapping(value: Any) -> Mapping[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from groundcheck.evidence.chat import anthropic_blocks
-from groundcheck.evidence.trace import TraceBuilder
+from groundcheck.evidence.trace import DELEGATED, TraceBuilder
 
 __all__ = [
     "is_claude_code",
@@ -39,7 +39,50 @@ def is_claude_code(r: Mapping[str, Any]) -> bool:
     return kind == "result" and ("num_turns" in r or "total_cost_usd" in r)
 
 
+_DELEGATION_TOOLS = frozenset({"Task", "Agent"})
+"""Claude Code's tools that run a sub-agent and return its final message as their result."""
+
+
+class _SubAgents:
+    """Which delegation calls' sub-agents left tool results of their own in the transcript.
+
+    ``stream-json`` marks a sub-agent's events with ``parent_tool_use_id`` (the ``Task`` call's
+    id); a session log marks them ``isSidechain``. A sub-agent runs before its ``Task`` result
+    comes back, so by then it is known whether its own tool results were recorded."""
+
+    def __init__(self) -> None:
+        self.open: set[str] = set()
+        self.worked: set[str] = set()
+
+    def see(self, r: Mapping[str, Any], blocks: list[Mapping[str, Any]]) -> None:
+        kind = r.get("type")
+        if kind == "assistant":
+            for block in blocks:
+                if block.get("type") == "tool_use" and block.get("name") in _DELEGATION_TOOLS:
+                    call_id = block.get("id")
+                    if isinstance(call_id, str):
+                        self.open.add(call_id)
+        elif kind == "user" and any(block.get("type") == "tool_result" for block in blocks):
+            parent = r.get("parent_tool_use_id")
+            if isinstance(parent, str):
+                self.worked.add(parent)
+            elif r.get("isSidechain") is True:
+                self.worked.update(self.open)  # a session log names no parent: any open Task
+
+    def reports(self, blocks: list[Mapping[str, Any]]) -> set[str]:
+        """The ids of the results in ``blocks`` that are a worked sub-agent's report."""
+        found = set()
+        for block in blocks:
+            call_id = block.get("tool_use_id")
+            if block.get("type") == "tool_result" and call_id in self.open:
+                if call_id in self.worked:
+                    found.add(call_id)
+                self.open.discard(call_id)
+        return found
+
+
 def load_claude_code(records: Records, b: TraceBuilder) -> None:
+    agents = _SubAgents()
     for line, r in records:
         if not isinstance(r, Mapping):
             continue
@@ -48,13 +91,32 @@ def load_claude_code(records: Records, b: TraceBuilder) -> None:
         if kind in ("assistant", "user") and isinstance(message, Mapping):
             content = message.get("content")
             if isinstance(content, list):
-                text = anthropic_blocks([c for c in content if isinstance(c, Mapping)], b, line)
+                blocks = [c for c in content if isinstance(c, Mapping)]
+                agents.see(r, blocks)
+                reports = agents.reports(blocks) if kind == "user" else set()
+                if reports:
+                    blocks = _delegated(blocks, reports, b)
+                text = anthropic_blocks(blocks, b, line)
             else:
                 text = content if isinstance(content, str) else ""
             if kind == "assistant" and r.get("parent_tool_use_id") is None:
                 b.said(text)
         elif kind == "result" and isinstance(r.get("result"), str):
             b.said(r["result"])
+
+
+def _delegated(
+    blocks: list[Mapping[str, Any]], reports: set[str], b: TraceBuilder
+) -> list[Mapping[str, Any]]:
+    """Report the sub-agents' reports among ``blocks`` as not evidence; the other blocks."""
+    rest = []
+    for block in blocks:
+        call_id = block.get("tool_use_id")
+        if block.get("type") == "tool_result" and call_id in reports:
+            b.result(call_id, block.get("content"), excluded=DELEGATED)
+        else:
+            rest.append(block)
+    return rest
 
 
 # -- Gemini CLI ------------------------------------------------------------------------------
