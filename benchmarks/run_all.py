@@ -122,6 +122,13 @@ FLOODS = {
 }
 
 
+EVIDENCE_FLOODS = {
+    "evidence: XML entries": "<entry><title>T 2005.11401</title><author><name>N</name></author></entry>",
+    "evidence: unclosed XML": "<entry><title>a",
+}
+"""Tool outputs read as XML feeds (evidence/feeds.py): many records, and none ever closed."""
+
+
 def hostile_table(size: int = 1_000_000, rounds: int = 3) -> None:
     from groundcheck import audit
 
@@ -144,6 +151,12 @@ def hostile_table(size: int = 1_000_000, rounds: int = 3) -> None:
     worst = ("", 0.0)
     for name, unit in FLOODS.items():
         seconds = timed((unit * (size // len(unit) + 1))[:size])
+        ratio = seconds / base
+        worst = max(worst, (name, ratio), key=lambda x: x[1])
+        print(f"   {name:<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
+    for name, unit in EVIDENCE_FLOODS.items():  # a 1 MB tool output, the benign report
+        flood = "<feed>" + (unit * (size // len(unit) + 1))[:size]
+        seconds = timed(benign, [{"tool": "search", "output": flood}])
         ratio = seconds / base
         worst = max(worst, (name, ratio), key=lambda x: x[1])
         print(f"   {name:<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
