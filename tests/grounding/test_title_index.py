@@ -216,6 +216,7 @@ def test_a_long_query_scores_nothing_against_short_titles() -> None:
     assert index.best("word " * 2000, 90) is None
     assert index.best("paper number 4321 about topic 53 and method 5", 90) is not None
     assert index._scanned == 0  # an exact hit, and a query too long: nothing scored
+
     def fuzzy(i: int) -> str:
         return f"paper numbr {i} about topic {i % 97} and method {i % 13}"
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
@@ -120,18 +121,33 @@ class TitleIndex:
         self.prefixable: tuple[bool, ...] = tuple(prefixable)
         """``prefixable[j]``: may a cited title be a prefix of ``choices[j]``?"""
         self._cuts = cuts
-        self._exact: dict[str, int] = {}
-        for j, choice in enumerate(choices):
-            self._exact.setdefault(choice, j)
-        self._lengths = [len(c) for c in choices]
-        self._longest = max(self._lengths, default=0)
-        self._spaces = [c.count(" ") for c in choices]
+        # The earliest choice of each text (filled backwards: the earliest is written last).
+        backwards = zip(reversed(choices), range(len(choices) - 1, -1, -1), strict=True)
+        self._exact: dict[str, int] = dict(backwards)
         self._grams: dict[str, frozenset[int]] | None = None  # built when scans cost more
         self._scanned = 0
-        self._all = list(range(len(choices)))
         self._answers: dict[tuple[str, float, bool], TitleMatch | None] = {}
         self._prefixes: dict[int, dict[int, str | None]] = {}
         self._heads: dict[tuple[str, ...], list[tuple[int, str]]] | None = None
+
+    # What only fuzzy queries read, built on the first one: a report whose titles all hit a
+    # returned title exactly never pays for it.
+
+    @cached_property
+    def _lengths(self) -> list[int]:
+        return [len(c) for c in self.choices]
+
+    @cached_property
+    def _longest(self) -> int:
+        return max(self._lengths, default=0)
+
+    @cached_property
+    def _spaces(self) -> list[int]:
+        return [c.count(" ") for c in self.choices]
+
+    @cached_property
+    def _all(self) -> list[int]:
+        return list(range(len(self.choices)))
 
     MEMO_LIMIT = 100_000
     """At most this many answers of :meth:`best` are kept. A report cites the same title many
@@ -208,14 +224,20 @@ class TitleIndex:
         Order: the highest score; at equal scores a whole form before a prefix before a cut
         title, then the earliest title, then the earliest query form.
         """
+        # An exact hit of any form is a whole match scoring 100, which nothing else beats
+        # (a fuzzy score of 100 is an exact hit; prefixes and cut titles rank after whole
+        # forms): the earliest title hit wins, then the earliest form, and no fuzzy search runs.
+        exact: tuple[int, int, int] | None = None
+        for rank, form in enumerate(forms):
+            j = self._exact.get(form.text)
+            if j is not None and (exact is None or self.owners[j] < exact[0]):
+                exact = (self.owners[j], rank, j)
+        if exact is not None:
+            owner, rank, j = exact
+            rules = (*forms[rank].rules, *self.applied[j])
+            return TitleMatch(owner, self.titles[owner], 100.0, rules)
         best: tuple[float, int, int, int, tuple[str, ...]] | None = None
         for rank, form in enumerate(forms):
-            if best is not None and best[0] == -100.0 and best[1] == _WHOLE:
-                # Only another exact hit can still win (on an earlier title): no fuzzy search.
-                j = self._exact.get(form.text)
-                if j is not None and self.owners[j] < best[2]:
-                    best = (-100.0, _WHOLE, self.owners[j], rank, (*form.rules, *self.applied[j]))
-                continue
             for found in (self._best_form(form.text, threshold), self._best_cut(form.text)):
                 if found is None:
                     continue

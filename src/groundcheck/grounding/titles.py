@@ -59,8 +59,7 @@ class EvidenceTitles:
     def __init__(self, evidence: EvidenceSet, rules: RuleSet | None = None) -> None:
         calls: dict[str, list[str]] = {}
         own: dict[Identifier, list[str]] = {}
-        papers: dict[str, set[Identifier]] = {}
-        works: dict[str, dict[Work, None]] = {}
+        works: dict[str, list[Work]] = {}
         for call in evidence.calls:
             if call.excluded is not None:
                 continue
@@ -69,8 +68,7 @@ class EvidenceTitles:
                 if call.call_id not in ids:
                     ids.append(call.call_id)
             for work in call.works:
-                works.setdefault(work.title, {})[work] = None
-                papers.setdefault(work.title, set()).update(work.identifiers)
+                works.setdefault(work.title, []).append(work)
                 for ident in work.identifiers:
                     titles = own.setdefault(ident, [])
                     if work.title not in titles:
@@ -81,8 +79,11 @@ class EvidenceTitles:
         self._index: TitleIndex | None = None
         self._own_indexes: dict[tuple[str, ...], TitleIndex] = {}
         self._own = own
-        self._papers = papers
-        self._works = {title: tuple(ws) for title, ws in works.items()}
+        # The works and ids of a title are gathered when asked: most returned titles never
+        # are, and telling equal works apart means hashing every field of each.
+        self._returned = works
+        self._works: dict[str, tuple[Work, ...]] = {}
+        self._papers: dict[str, set[Identifier]] = {}
 
     @property
     def index(self) -> TitleIndex:
@@ -140,7 +141,10 @@ class EvidenceTitles:
 
     def works_of(self, title: str) -> tuple[Work, ...]:
         """The returned works with exactly this title, in the order tools returned them."""
-        return self._works.get(title, ())
+        found = self._works.get(title)
+        if found is None:
+            found = self._works[title] = tuple(dict.fromkeys(self._returned.get(title, ())))
+        return found
 
     def calls_for(self, title: str) -> tuple[str, ...]:
         return tuple(self._calls.get(title, ()))
@@ -154,7 +158,13 @@ class EvidenceTitles:
         return list(found)
 
     def ids_of(self, title: str) -> set[Identifier]:
-        return self._papers.get(title, set())
+        found = self._papers.get(title)
+        if found is None:
+            returned = self._returned.get(title)
+            if returned is None:
+                return set()
+            found = self._papers[title] = set().union(*(w.identifiers for w in returned))
+        return found
 
 
 _ACRONYM_MARGIN = 25.0
