@@ -117,8 +117,9 @@ _ENUMERATION = re.compile(
 title. A bare number without a dot stays ("2 OLMo 2 Furious" is a title), and so does
 "1.58-bit" (no space after the number)."""
 
-_TRAILING_PARENTHETICAL = re.compile(
-    r"[ \t]{0,8}(?:\([^()\n]{1,120}\)|\[[^\[\]\n]{1,60}\])[ \t.]{0,4}$"
+_TRAILING_PARENTHETICAL = re.compile(  # with the alias after a spaced slash (session 5)
+    r"[ \t]{0,8}(?:\([^()\n]{1,120}\)|\[[^\[\]\n]{1,60}\]"
+    r"|[ \t]/[ \t]{1,3}[^\W_][^\s/]{0,24}(?:[ \t][^\s/]{1,24}){0,2})[ \t.]{0,4}$"
 )
 """A parenthetical (or bracket) at the very end: ``(2022)``, ``(Elhage et al., 2022)``,
 ``(ROME)``, ``[arXiv 2023]``."""
