@@ -294,9 +294,13 @@ _REPORT = {
 }
 
 
-@pytest.mark.parametrize("marking", ["stream-json", "session-log"])
+@pytest.mark.parametrize(
+    ("marking", "tool"),
+    [("stream-json", "Task"), ("session-log", "Task"), ("stream-json", "Agent"),
+     ("session-log", "dispatch_agent")],
+)  # fmt: skip
 def test_a_sub_agents_report_is_not_evidence_when_its_own_calls_are_recorded(
-    tmp_path: Path, marking: str
+    tmp_path: Path, marking: str, tool: str
 ) -> None:
     """Claude Code's Task returns the sub-agent's final message: its words, not a tool's. With
     the sub-agent's own WebSearch in the transcript, an id only its report holds (invented by
@@ -307,7 +311,7 @@ def test_a_sub_agents_report_is_not_evidence_when_its_own_calls_are_recorded(
         tmp_path,
         "t.jsonl",
         [
-            _cc_tool(task, "Task", {"description": "find papers", "prompt": "RAG papers"}),
+            _cc_tool(task, tool, {"description": "find papers", "prompt": "RAG papers"}),
             _sub(_cc_tool("toolu_s1", "WebSearch", {"query": "rag"}), parent, side),
             _sub(_cc_result("toolu_s1", "Links: arxiv.org/abs/2005.11401"), parent, side),
             _cc_result(task, "Found arXiv:2005.11401 and arXiv:2401.99999."),
@@ -315,7 +319,7 @@ def test_a_sub_agents_report_is_not_evidence_when_its_own_calls_are_recorded(
         ],
     )
     evidence = load_evidence(path).evidence
-    (report,) = [c for c in evidence.calls if c.tool == "Task"]
+    (report,) = [c for c in evidence.calls if c.tool == tool]
     assert report.excluded is not None and "sub-agent" in report.excluded
     assert arxiv("2005.11401") in evidence.identifiers
     assert arxiv("2401.99999") not in evidence.identifiers

@@ -39,8 +39,9 @@ def is_claude_code(r: Mapping[str, Any]) -> bool:
     return kind == "result" and ("num_turns" in r or "total_cost_usd" in r)
 
 
-_DELEGATION_TOOLS = frozenset({"Task", "Agent"})
-"""Claude Code's tools that run a sub-agent and return its final message as their result."""
+_DELEGATION_TOOLS = frozenset({"Task", "Agent", "dispatch_agent"})
+"""Claude Code's tools that run a sub-agent and return its final message as their result
+(``dispatch_agent`` in its first releases, ``Task``, then ``Agent``)."""
 
 
 class _SubAgents:
