@@ -564,6 +564,10 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     window_end = min(len(text), id_end + 300)
     line_end = text.find("\n", id_end, window_end)
     line_end = window_end if line_end == -1 else line_end
+    if _LETTER.search(text, line_start, id_start) is None and (
+        _LETTER.search(text, id_end, line_end) is None
+    ):
+        return None  # no letter either side, so no word: a run of ids (a DOI flood: 1 µs each)
     # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
     # character of the line before it (one C search per stop character, not a Python step
     # per character: a 1 MB line of glued ids made that 300 steps an id).
@@ -603,6 +607,10 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     if _two_words(text, a_start, a_end):
         return a_start, a_end
     return None
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+"""What every word of :data:`_WORD` starts with."""
 
 
 def _two_words(text: str, start: int, end: int) -> bool:
