@@ -28,7 +28,7 @@ import re
 from attrs import frozen
 
 from groundcheck.extractors.title import main_title as legacy_main_title
-from groundcheck.extractors.title import normalize_title as _normalize_title
+from groundcheck.extractors.title import normalize_title
 
 __all__ = [
     "ACRONYMS",
@@ -49,27 +49,9 @@ __all__ = [
     "title_forms",
 ]
 
-_ASCII_WORDS = bytes(ord(c.lower()) if c.isalnum() else 32 for c in map(chr, range(256)))
-"""A ``bytes.translate`` table for ASCII: letters to lower case, digits kept, the rest to
-spaces."""
-
-
-def normalize_title(title: str) -> str:
-    """:func:`groundcheck.extractors.title.normalize_title`, sooner on plain ASCII.
-
-    The rules normalise every returned title, its main titles and their subtitles, so this is
-    most of what building a title index costs. On ASCII text without ``&``, ``\\`` or braces
-    (nothing to unescape, compose or strip) a word is a run of ASCII letters and digits, and
-    ``bytes.translate`` plus ``split`` finds those runs in a fifth of the regex's time; any
-    other text goes to the extractor's function. The two agree on every string (a property
-    test checks them against each other).
-
-    >>> normalize_title("Toy Models of Superposition: A-B_c (2022)")
-    'toy models of superposition a b c 2022'
-    """
-    if title.isascii() and not ("&" in title or "\\" in title or "{" in title or "}" in title):
-        return b" ".join(title.encode("ascii").translate(_ASCII_WORDS).split()).decode("ascii")
-    return _normalize_title(title)
+_ASCII_WORDS = bytes(c if chr(c).isalnum() else 32 for c in range(256))
+"""A ``bytes.translate`` table for ASCII: letters and digits kept, the rest to spaces (the
+words :func:`_word_count` counts; :func:`normalize_title` has its own fast path)."""
 
 
 RULES = ("enumeration", "parenthetical", "main-title", "decoration", "acronym", "prefix", "cut")
