@@ -226,12 +226,11 @@ def _describing_cells(doc: Document, titles: list[Citation]) -> set[int]:
     is in the title column — the whole cell, or an emphasis inside it (``Entropy over
     *simulated user intents*`` under "Mechanism"). The rows with a title column are found once
     per document."""
-    if not any(b.kind == CELL for b in doc.blocks):
-        return set()
-    cells = titles  # a cell's own text, and an emphasis or a quote inside it
     titled_rows = {b.row for b in doc.blocks if b.kind == CELL and _TITLE_COLUMN.search(b.header)}
+    if not titled_rows:
+        return set()
     out: set[int] = set()
-    for t in cells:
+    for t in titles:  # a cell's own text, and an emphasis or a quote inside it
         block = doc.block_at(t.start)
         if (
             block is not None
