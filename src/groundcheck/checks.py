@@ -266,12 +266,11 @@ class FabricatedIds:
             verb = "is" if len(named) == 1 else "are"
             lowered, also = severity, ""
             elsewhere = [same_page(c) for c in missing]
-            twin = _returned_twin(ctx, work, missing)
             if all(r is not None for r in elsewhere):  # every one a returned page elsewhere
                 lowered = WARNING
                 shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in elsewhere if r))
                 also = f"; a tool returned the same page at another address: {shown}"
-            elif twin is not None:
+            elif (twin := _returned_twin(ctx, work, missing)) is not None:
                 lowered = WARNING
                 also = (
                     f"; its title is that of a paper the tools returned ({twin}), without "
