@@ -94,7 +94,7 @@ matches before a final newline. A necessary condition, tested first because it f
 on prose ("arXiv, see Table 3.5"), where the context regex would be searched."""
 
 
-def _after_arxiv_dot(text: str, pos: int) -> bool:
+def _after_arxiv_prefix(text: str, pos: int) -> bool:
     """True when ``text[:pos]`` ends with ``arXiv.`` (the DOI-suffix style, any case), or with
     the word ``arXiv`` glued to the id (``arXiv2503.03750``: some models drop the space
     before digits, and write "cover16 types" and "revised2026" in the same report)."""
@@ -264,7 +264,7 @@ def _modern(
     if (
         before.isascii()
         and (before.isalnum() or before == ".")
-        and not _after_arxiv_dot(text, left)
+        and not _after_arxiv_prefix(text, left)
     ):
         return None, False
     seq, version = m.group(1, 2)
@@ -425,7 +425,7 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
         if a is None:
             continue
         start = a.start()
-        if start and text[start - 1] == "." and not _after_arxiv_dot(text, start):
+        if start and text[start - 1] == "." and not _after_arxiv_prefix(text, start):
             continue
         archive = a.group(1).lower()
         digits, version = m.group(1), m.group(2)
