@@ -213,9 +213,7 @@ class TitleExtractor:
                 or ("(" in text and _AUTHOR_YEAR.search(text))
             ):
                 return None
-            normalized = _plain_words(lowered) if _NOT_PLAIN.isdisjoint(text) else None
-            if normalized is None:
-                normalized = normalize_title(text)
+            normalized = normalize_title(text)  # itself a byte translation on plain ASCII
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
             return None
