@@ -205,7 +205,7 @@ class TitleExtractor:
                 return None
             if "et" in lowered and "al" in lowered and _ET_AL.search(text):
                 return None
-            if not self._enough_words(text):
+            if not _words_at_least(text, self.min_words):
                 return None
             if (
                 _AUTHORS.match(text)
@@ -217,7 +217,7 @@ class TitleExtractor:
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
             return None
-        if not self._enough_words(text):
+        if not _words_at_least(text, self.min_words):
             return None
         if (
             _ET_AL.search(text)
@@ -229,16 +229,6 @@ class TitleExtractor:
             return None
         normalized = normalize_title(text)
         return normalized if normalized and normalized not in self.stop_phrases else None
-
-    def _enough_words(self, text: str) -> bool:
-        """``title_words(text) >= self.min_words``, stopping at the ``min_words``-th word."""
-        at = 0
-        for _ in range(self.min_words):
-            word = _WORD.search(text, at)
-            if word is None:
-                return False
-            at = word.end()
-        return True
 
     def _mention(self, text: str, start: int, end: int, kind: str) -> Mention | None:
         """A mention for ``text[start:end]`` trimmed of surrounding punctuation, if title-like."""
@@ -588,7 +578,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     noise = _LEADING_NOISE.match(text, b_start, b_end)
     if noise is not None:
         b_start = noise.end()  # "2025-11-13 Title http://…": the date is the listing's
-    if _two_words(text, b_start, b_end):
+    if _words_at_least(text, 2, b_start, b_end):
         return b_start, b_end
     a_end = min(line_end, id_end + 300)
     stop = text.find(". ", id_end, a_end)
@@ -602,7 +592,7 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     mark = _MARKUP_CHAR.search(text, a_start, a_end)
     if mark is not None:
         a_end = mark.start()
-    if _two_words(text, a_start, a_end):
+    if _words_at_least(text, 2, a_start, a_end):
         return a_start, a_end
     return None
 
@@ -611,8 +601,14 @@ _LETTER = re.compile(r"[^\W\d_]")
 """What every word of :data:`_WORD` starts with."""
 
 
-def _two_words(text: str, start: int, end: int) -> bool:
-    """``title_words(text[start:end]) >= 2``, stopping at the second word (the word pattern
-    looks neither behind nor ahead, so searching inside the bounds is searching the slice)."""
-    first = _WORD.search(text, start, end)
-    return first is not None and _WORD.search(text, first.end(), end) is not None
+def _words_at_least(text: str, count: int, start: int = 0, end: int | None = None) -> bool:
+    """``title_words(text[start:end]) >= count``, stopping at the ``count``-th word (the word
+    pattern looks neither behind nor ahead, so searching inside the bounds is searching the
+    slice)."""
+    end = len(text) if end is None else end
+    for _ in range(count):
+        word = _WORD.search(text, start, end)
+        if word is None:
+            return False
+        start = word.end()
+    return True
