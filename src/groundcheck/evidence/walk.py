@@ -73,20 +73,8 @@ class FlatOutput:
 
 _NOT_JSON = object()
 
-_ID_KEYS: dict[str, bool] = {}
 _PLAIN_TYPES = frozenset({int, float, bool, type(None), list, dict})
 """Types of JSON values that are neither strings nor mappings (no isinstance test needed)."""
-
-
-def _id_key(key: str) -> bool:
-    """Does ``labelled`` write values under this key (an identifier key)? Memoised: a search
-    result repeats a handful of keys ten thousand times."""
-    known = _ID_KEYS.get(key)
-    if known is None:
-        known = scheme_of_key(key) is not None
-        if len(_ID_KEYS) < 10_000:
-            _ID_KEYS[key] = known
-    return known
 
 
 def _embedded_json(s: str) -> Any:
@@ -165,7 +153,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             if not value.strip():
                 continue
             if key is not None:
-                flags = _key_flags(key)
+                flags = _key_kind(key)
                 if flags & _ID_KEY and len(value) <= _MAX_LABELLED:
                     written = labelled(key, value)
                     if written is not None and written != value:
@@ -200,7 +188,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
                     continue
-                field = mine if mine and not _key_flags(k_str) & _TITLE_KEY else none
+                field = mine if mine and not _key_kind(k_str) & _TITLE_KEY else none
                 tv = type(v)
                 if tv is str or (tv not in _PLAIN_TYPES and isinstance(v, str)):
                     stack.append((v, k_str, (*inner_owners, *field), none, True))
@@ -223,7 +211,11 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             elif key is not None:
                 # {"pmid": 31452104}: "PMID: 31452104", the form its extractor reads; other
                 # numbers under id-like keys as "key: value" for an extractor needing a label.
-                written = labelled(key, value) if isinstance(value, int) and _id_key(key) else None
+                written = (
+                    labelled(key, value)
+                    if isinstance(value, int) and _key_kind(key) & _ID_KEY
+                    else None
+                )
                 if written is not None:
                     texts.append(written)
                 elif any(k in key.lower() for k in _NUMBER_KEYS):
@@ -242,23 +234,6 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             for slot in tracked
         ),
     )
-
-
-_ID_KEY = 1
-_TITLE_KEY = 2
-_KEY_FLAGS: dict[str, int] = {}
-
-
-def _key_flags(key: str) -> int:
-    """Whether ``labelled`` writes values under this key (:data:`_ID_KEY`) and whether it is
-    ``title`` in any case (:data:`_TITLE_KEY`). Memoised: a search result repeats a handful of
-    keys ten thousand times."""
-    known = _KEY_FLAGS.get(key)
-    if known is None:
-        known = (_ID_KEY if _id_key(key) else 0) | (_TITLE_KEY if key.lower() == "title" else 0)
-        if len(_KEY_FLAGS) < 10_000:
-            _KEY_FLAGS[key] = known
-    return known
 
 
 _AUTHOR_KEYS = ("authors", "author", "creators", "creator", "authorships", "author_names")
@@ -340,7 +315,7 @@ def _name_of(item: Any) -> str | None:
 def _title_of(record: Mapping[Any, Any]) -> str | None:
     """The record's ``title`` (any case): a string, or a list holding one (Crossref)."""
     for k, v in record.items():
-        if _field_kind(k if type(k) is str else str(k)) != _TITLE_FIELD:
+        if not _key_kind(k if type(k) is str else str(k)) & _TITLE_KEY:
             continue
         value = v[0] if isinstance(v, list) and v else v
         if isinstance(value, str) and value.strip():
@@ -348,27 +323,26 @@ def _title_of(record: Mapping[Any, Any]) -> str | None:
     return None
 
 
-_OTHER_FIELD, _TITLE_FIELD, _AUTHOR_FIELD, _YEAR_FIELD = range(4)
-_FIELD_KINDS: dict[str, int] = {}
+_ID_KEY, _TITLE_KEY, _AUTHOR_KEY, _YEAR_KEY = 1, 2, 4, 8
+_KEY_KINDS: dict[str, int] = {}
 
 
-def _field_kind(key: str) -> int:
-    """What a record's field under ``key`` is: its title, its authors, its year or another
-    field (the key in any case). Memoised like :func:`_key_flags`."""
-    known = _FIELD_KINDS.get(key)
+def _key_kind(key: str) -> int:
+    """What a key names, as bits: an identifier key, whose values ``labelled`` writes
+    (:data:`_ID_KEY`); ``title`` (:data:`_TITLE_KEY`), authors (:data:`_AUTHOR_KEY`) or a
+    year (:data:`_YEAR_KEY`), in any case. Memoised: a search result repeats a handful of
+    keys ten thousand times."""
+    known = _KEY_KINDS.get(key)
     if known is None:
         low = key.lower()
         known = (
-            _TITLE_FIELD
-            if low == "title"
-            else _AUTHOR_FIELD
-            if low in _AUTHOR_KEYS
-            else _YEAR_FIELD
-            if low in _YEAR_KEYS
-            else _OTHER_FIELD
+            (_ID_KEY if scheme_of_key(key) is not None else 0)
+            | (_TITLE_KEY if low == "title" else 0)
+            | (_AUTHOR_KEY if low in _AUTHOR_KEYS else 0)
+            | (_YEAR_KEY if low in _YEAR_KEYS else 0)
         )
-        if len(_FIELD_KINDS) < 10_000:
-            _FIELD_KINDS[key] = known
+        if len(_KEY_KINDS) < 10_000:
+            _KEY_KINDS[key] = known
     return known
 
 
@@ -387,13 +361,13 @@ def _record(
     year: int | None = None
     for k, v in record.items():
         key = k if type(k) is str else str(k)
-        field = _field_kind(key)
-        if field == _TITLE_FIELD or key in ignore:
+        field = _key_kind(key)
+        if field & _TITLE_KEY or key in ignore:
             continue
-        if field == _AUTHOR_FIELD:
+        if field & _AUTHOR_KEY:
             if not authors:
                 authors = authors_of(v)
-        elif field == _YEAR_FIELD and year is None:
+        elif field & _YEAR_KEY and year is None:
             year = year_of(v)
         tv = type(v)
         if tv is str:  # the commonest field: one string
