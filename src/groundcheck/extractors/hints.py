@@ -110,11 +110,7 @@ def needle_positions(text: str, needle: str) -> list[int]:
     if stem is not None:  # one scan for the stem serves every needle that starts with it
         found = [at for at in needle_positions(text, stem) if low.startswith(needle, at)]
     else:
-        found = []
-        at = low.find(needle)
-        while at != -1:
-            found.append(at)
-            at = low.find(needle, at + 1)
+        found = _find_all(low, needle)
     if memo is not None:
         memo[needle] = found
     return found
@@ -147,11 +143,18 @@ def hint_positions(low: str, needles: Iterable[str]) -> Iterator[int]:
     """
     found: set[int] = set()
     for needle in needles:
-        at = low.find(needle)
-        while at != -1:
-            found.add(at)
-            at = low.find(needle, at + 1)
+        found.update(_find_all(low, needle))
     yield from sorted(found)
+
+
+def _find_all(low: str, needle: str) -> list[int]:
+    """Every offset where ``needle`` starts in ``low``, overlapping ones too."""
+    found = []
+    at = low.find(needle)
+    while at != -1:
+        found.append(at)
+        at = low.find(needle, at + 1)
+    return found
 
 
 def hints_in(text: str, needles: Iterable[str]) -> list[int]:
