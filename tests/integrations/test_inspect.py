@@ -87,15 +87,14 @@ def _run(
         solver=[use_tools(tools if tools is not None else [arxiv_search()]), generate()],
         scorer=groundcheck_scorer(**options),
     )
-    # score_display=False: inspect-ai 0.3.285 computes the progress line's metrics after each
-    # sample, and a clustered ci_wilson raises with one cluster so far (failing the eval).
+    # The progress line's metrics are computed after each sample (inspect-ai 0.3.285), so a
+    # clustered interval is computed with one cluster so far: it must not fail the eval.
     [log] = eval(
         task,
         model=model,
         log_dir=str(tmp_path),
         display="none",
         max_samples=1,
-        score_display=False,
     )
     assert log.status == "success", log.error
     return log
@@ -244,6 +243,60 @@ def test_wilson_interval_clusters_by_sample_metadata(tmp_path: Path) -> None:
     metrics = clustered.results.scores[0].metrics
     assert metrics["accuracy"].value == 0.75
     assert metrics["ci_wilson_lower"].params.get("cluster") == "task"
+
+
+def test_clustered_interval_with_one_cluster_is_unestimable_not_a_failed_eval(
+    tmp_path: Path,
+) -> None:
+    """One cluster in the whole eval: the interval is every rate ([0, 1]), the eval succeeds.
+
+    inspect's own clustered ``ci_wilson`` raises on a single cluster, and inspect computes the
+    progress line's metrics after each sample, so with it every clustered eval failed at its
+    first sample (inspect-ai 0.3.285).
+    """
+    outputs = [_search("a"), _answer("arXiv:2005.11401"), _search("b"), _answer("arXiv:2005.11401")]
+    meta = [{"task": "t1"}, {"task": "t1"}]
+    log = _run(outputs, tmp_path, samples=2, metadata=meta, cluster="task")
+    assert log.results is not None
+    metrics = log.results.scores[0].metrics
+    assert metrics["accuracy"].value == 1.0
+    assert (metrics["ci_wilson_lower"].value, metrics["ci_wilson_upper"].value) == (0.0, 1.0)
+    assert metrics["ci_wilson_upper"].params.get("cluster") == "task"
+
+
+def test_clustered_interval_without_the_cluster_key_still_fails_the_eval(tmp_path: Path) -> None:
+    """A sample missing the cluster key is a misconfigured task: inspect's error stands."""
+    outputs = [_search("a"), _answer("arXiv:2005.11401")]
+    model = get_model(MODEL, custom_outputs=[_usage(o) for o in outputs])
+    task = Task(
+        dataset=[Sample(input="Find the RAG paper.", id=1, metadata={})],
+        solver=[use_tools([arxiv_search()]), generate()],
+        scorer=groundcheck_scorer(cluster="task"),
+    )
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert log.status == "error"
+    assert log.error is not None and "cluster metadata" in log.error.message
+
+
+def test_clustered_interval_matches_inspect_from_two_clusters_on() -> None:
+    """From two clusters on, the wrapper answers exactly what inspect's ci_wilson answers."""
+    from inspect_ai.scorer import SampleScore, Score, ci_wilson
+
+    from groundcheck.integrations.inspect import _clustered_wilson
+
+    def scores(values: list[float], tasks: list[str]) -> list[SampleScore]:
+        return [
+            SampleScore(score=Score(value=v), sample_id=i, sample_metadata={"task": t})
+            for i, (v, t) in enumerate(zip(values, tasks, strict=True))
+        ]
+
+    ours, theirs = _clustered_wilson(ci_wilson, "task"), ci_wilson(cluster="task")
+    two = scores([1.0, 0.0, 1.0, 1.0], ["a", "a", "b", "b"])
+    assert ours(two) == theirs(two)
+    one = scores([1.0, 0.0], ["a", "a"])
+    assert ours(one) == {"lower": 0.0, "upper": 1.0}
+    with pytest.raises(ValueError, match="at least two clusters"):
+        theirs(one)
 
 
 def test_evidence_from_messages_converts_and_pairs_inputs() -> None:

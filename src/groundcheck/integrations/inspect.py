@@ -22,10 +22,12 @@ Install with ``pip install 'groundcheck-citations[inspect]'``.
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import groundcheck
 from groundcheck.integrations._missing import missing
@@ -40,7 +42,16 @@ try:
         ContentReasoning,
         ContentText,
     )
-    from inspect_ai.scorer import Metric, Score, Scorer, Target, accuracy, scorer
+    from inspect_ai.scorer import (
+        Metric,
+        SampleScore,
+        Score,
+        Scorer,
+        Target,
+        Value,
+        accuracy,
+        scorer,
+    )
     from inspect_ai.solver import TaskState
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise missing("the inspect-ai scorer", "inspect-ai", "inspect_ai", "inspect") from exc
@@ -156,10 +167,44 @@ def _unscored(reason: str, explanation: str) -> Score:
     return Score(value=float("nan"), explanation=explanation)  # pragma: no cover - old inspect
 
 
+UNESTIMABLE: dict[str, float] = {"lower": 0.0, "upper": 1.0}
+"""The clustered interval while fewer than two clusters have been scored: every rate is
+possible. inspect computes the progress line's metrics after each sample, and its own clustered
+``ci_wilson`` raises on one cluster, which fails the whole eval."""
+
+
+def _clustered_wilson(wilson: Callable[..., Metric], cluster: str) -> Metric:
+    """inspect's ``ci_wilson(cluster=...)``, answering :data:`UNESTIMABLE` instead of raising
+    while the scores so far hold fewer than two clusters. A sample without the cluster key
+    still raises (inspect's error names it): that is a misconfigured task, not a partial one.
+
+    The wrapper carries the wrapped metric's attributes (``functools.update_wrapper`` copies
+    its ``__dict__``), so inspect logs it as ``ci_wilson`` with its ``cluster`` param.
+    """
+    clustered = cast(Callable[[list[SampleScore]], Value], wilson(cluster=cluster))
+
+    def compute(scores: list[SampleScore]) -> Value:
+        seen = set()
+        for sample_score in scores:
+            key = (sample_score.sample_metadata or {}).get(cluster)
+            if key is None or (isinstance(key, float) and math.isnan(key)):
+                return clustered(scores)
+            seen.add(key)
+        if len(seen) < 2:
+            return dict(UNESTIMABLE)
+        return clustered(scores)
+
+    functools.update_wrapper(compute, clustered, assigned=(), updated=("__dict__",))
+    return cast(Metric, compute)
+
+
 def _metrics(cluster: str | None) -> dict[str, list[Metric]]:
     metrics: list[Metric] = [accuracy()]
     if _wilson is not None:
-        metrics.append(_wilson(cluster=cluster))
+        if cluster is None:
+            metrics.append(_wilson())
+        else:
+            metrics.append(_clustered_wilson(_wilson, cluster))
     return {"grounded": metrics}
 
 
@@ -204,10 +249,8 @@ def groundcheck_scorer(*, cluster: str | None = None, **options: Any) -> Scorer:
     ``options`` are groundcheck policy fields (``title_threshold=85``,
     ``unrecorded_severity="warning"``, ``extractors=["arxiv", "doi"]``, ...). ``cluster``
     names a sample-metadata key (a task id, say) by which ``ci_wilson`` clusters its interval,
-    for samples that are not independent; it needs at least two clusters. (inspect-ai 0.3.285
-    also computes the progress line's metrics after each sample, where a clustered
-    ``ci_wilson`` with one cluster so far raises and fails the eval: run such evals with
-    ``score_display=False``.)
+    for samples that are not independent; with fewer than two clusters scored (the progress
+    line's metrics after the first sample, or a one-task eval) the interval is ``[0, 1]``.
     """
     return _factory(cluster)(cluster=cluster, **options)
 
