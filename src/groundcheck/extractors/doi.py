@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
+from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
 
