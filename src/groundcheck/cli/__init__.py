@@ -35,7 +35,11 @@ def build_parser(only: str | None = None) -> Parser:
         epilog="exit status: 0 ok, 1 findings at or above --fail-on, 2 usage or input error",
     )
     parser.add_argument("--version", action="version", version=f"groundcheck {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # prog given, as argparse would spell it ("groundcheck"): it formats the usage otherwise,
+    # which asks the terminal width (importing shutil) at every start-up
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=Parser, prog=parser.prog
+    )
     sub.required = True
     for command in COMMANDS:
         p = sub.add_parser(command.name, help=command.help, description=command.description)
