@@ -51,11 +51,11 @@ def unquote(string: str) -> str:
     return decode(string)
 
 
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]{0,15}):(?://)?")
+_SCHEME = LazyPattern(r"([A-Za-z][A-Za-z0-9+.-]{0,15}):(?://)?")
 _DEFAULT_PORTS = {"http": "80", "https": "443", "ftp": "21"}
 _WEB_SCHEMES = frozenset(_DEFAULT_PORTS)
 
-_LABEL = re.compile(r"[^\W_](?:[\w-]{0,61}[^\W_])?")
+_LABEL = LazyPattern(r"[^\W_](?:[\w-]{0,61}[^\W_])?")
 _IPV6 = LazyPattern(r"\[[0-9A-Fa-f:.]{2,45}(?:%25[0-9A-Za-z._~-]{1,20})?\]")
 _PORT = LazyPattern(r"[0-9]{1,5}")
 
