@@ -21,9 +21,11 @@ __all__ = ["build_parser", "main"]
 def build_parser(only: str | None = None) -> Parser:
     """Every command's options, assembled from :mod:`groundcheck.cli.commands`.
 
-    With ``only`` (the command about to run), the other commands are listed but their
-    options are not declared: declaring all of them was several ms of every start-up, and a
-    command never reads another's options.
+    With ``only`` (the command about to run, the first word of the command line), the
+    other commands get no parser at all: declaring all of them was several ms of every
+    start-up, a command never reads another's options, and what lists the commands (the
+    top-level ``--help``, an unknown command's error) runs only when the first word is not a
+    command, with every parser built.
     """
     from groundcheck import __version__
     from groundcheck.cli.commands import COMMANDS
@@ -35,12 +37,17 @@ def build_parser(only: str | None = None) -> Parser:
         epilog="exit status: 0 ok, 1 findings at or above --fail-on, 2 usage or input error",
     )
     parser.add_argument("--version", action="version", version=f"groundcheck {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # prog given, as argparse would spell it ("groundcheck"): it formats the usage otherwise,
+    # which asks the terminal width (importing shutil) at every start-up
+    sub = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=Parser, prog=parser.prog
+    )
     sub.required = True
     for command in COMMANDS:
+        if only is not None and command.name != only:
+            continue
         p = sub.add_parser(command.name, help=command.help, description=command.description)
-        if only is None or command.name == only:
-            command.declare(p)
+        command.declare(p)
         p.set_defaults(command_main=command.run)
     return parser
 

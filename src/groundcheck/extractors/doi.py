@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
+from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
 
@@ -37,7 +37,7 @@ _SUFFIX_CHAR = (
     r"[^\s\x00-\x1f\x7f-\x9f\"'`{}|\\^<\[\]?#"
     r"\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
 )
-_CANDIDATE = re.compile(
+_CANDIDATE = LazyPattern(
     r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))*)"
 )
 """``10.`` + registrant + ``/`` (or ``%2F``) + the longest run of characters a DOI may hold.

@@ -55,7 +55,7 @@ SCHEME = "url"
 URL = Scheme(SCHEME, "URL", "")
 """Cited as its key (``example.com/a``): the key is what two spellings of one page share."""
 
-_RUN = re.compile(r"[^\s<>\"`{}|\\^\u3000-\u303f\uff00-\uffef]*")
+_RUN = LazyPattern(r"[^\s<>\"`{}|\\^\u3000-\u303f\uff00-\uffef]*")
 _SPLIT = LazyPattern(r"[,;](?=(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp])://)")
 _CJK_AFTER_PUNCT = LazyPattern(
     r"[,.;:!?)\]](?=[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff])"

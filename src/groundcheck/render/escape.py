@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 
+from groundcheck.text import LazyPattern
+
 __all__ = ["replace_surrogates", "visible_controls"]
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL = LazyPattern("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 """C0 and C1 controls, DEL, the Unicode line and paragraph separators, and the bidi
-embeddings, overrides and isolates ("Trojan source"). One character at a time: linear."""
+embeddings, overrides and isolates ("Trojan source"). One character at a time: linear.
+Compiled on first use: most runs print no message."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
