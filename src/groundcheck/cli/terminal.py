@@ -6,27 +6,20 @@
 - Messages on stderr are one line each, with control characters from data made visible.
 - Log records of libraries we call (bibtexparser reports a malformed ``.bib`` on its logger,
   several lines per entry) are collected while a command runs and summed up in one line.
-  ``logging`` itself is imported only by what logs: most commands never load it (its import
-  was ~17 M instructions, 3% of a one-line ``extract``), so the collector is installed the
-  moment something imports it, before anything can log.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TextIO
 
 from groundcheck.render.escape import replace_surrogates, visible_controls
-
-if TYPE_CHECKING:
-    import logging
-    from importlib.machinery import ModuleSpec
 
 __all__ = [
     "CapturedLogs",
@@ -87,11 +80,15 @@ def info(message: str, quiet: bool = False) -> None:
         sys.stderr.write(f"{_line(message)}\n")
 
 
-class CapturedLogs:
+class CapturedLogs(logging.Handler):
     """Collects log records from other libraries while a command runs."""
 
     def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
         self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
 
     def summary(self) -> str | None:
         """One line: how many records, from which loggers, and the first message."""
@@ -109,88 +106,15 @@ class CapturedLogs:
         return f"note: {n} log message{'s' * (n != 1)} from {', '.join(names)} (first: {first})"
 
 
-def _handler(module: ModuleType, logs: CapturedLogs) -> logging.Handler:
-    """A handler of ``module`` (the ``logging`` module) that keeps WARNING and up in ``logs``."""
-
-    class Collect(module.Handler):  # type: ignore[name-defined,misc]
-        def emit(self, record: logging.LogRecord) -> None:
-            logs.records.append(record)
-
-    handler: logging.Handler = Collect(module.WARNING)
-    return handler
-
-
-class _ThenLoader:
-    """Loads a module with its own loader, then calls ``then`` with it; the module keeps its
-    own loader in ``__loader__`` and ``__spec__``, as if imported the ordinary way."""
-
-    def __init__(self, loader: Any, then: Callable[[ModuleType], None]) -> None:
-        self.loader, self.then = loader, then
-
-    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
-        module: ModuleType | None = self.loader.create_module(spec)
-        return module
-
-    def exec_module(self, module: ModuleType) -> None:
-        module.__loader__ = self.loader
-        if module.__spec__ is not None:
-            module.__spec__.loader = self.loader
-        self.loader.exec_module(module)
-        self.then(module)
-
-
-class _OnFirstImport:
-    """A meta-path finder that finds nothing itself: when ``name`` is first imported, it lets
-    the other finders find it and has ``then`` run once the module has run."""
-
-    def __init__(self, name: str, then: Callable[[ModuleType], None]) -> None:
-        self.name, self.then = name, then
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
-        if name != self.name or self not in sys.meta_path:
-            return None
-        finders = sys.meta_path[sys.meta_path.index(self) + 1 :]
-        sys.meta_path.remove(self)
-        for finder in finders:
-            find = getattr(finder, "find_spec", None)
-            spec: ModuleSpec | None = find(name, path, target) if find is not None else None
-            if spec is not None:
-                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _ThenLoader(spec.loader, self.then)  # type: ignore[assignment]
-                return spec
-        return None
-
-
 @contextmanager
 def capture_logs() -> Iterator[CapturedLogs]:
-    """Route every log record (WARNING and up) to a collector instead of stderr.
-
-    With ``logging`` not imported yet, the collector is installed when it is: a command
-    that never loads ``logging`` never logs, and never pays for importing it.
-    """
-    logs = CapturedLogs()
-    restore: list[Callable[[], None]] = []
-
-    def install(module: ModuleType) -> None:
-        root = module.getLogger()
-        saved = root.handlers[:]
-        root.handlers = [_handler(module, logs)]
-
-        def put_back() -> None:
-            root.handlers = saved
-
-        restore.append(put_back)
-
-    hook = None
-    if "logging" not in sys.modules:
-        hook = _OnFirstImport("logging", install)
-        sys.meta_path.insert(0, hook)
-    elif sys.modules["logging"] is not None:  # None: importing it is blocked
-        install(sys.modules["logging"])
+    """Route every log record (WARNING and up) to a collector instead of stderr."""
+    root = logging.getLogger()
+    handler = CapturedLogs()
+    handler.setLevel(logging.WARNING)
+    saved = root.handlers[:]
+    root.handlers = [handler]
     try:
-        yield logs
+        yield handler
     finally:
-        if hook is not None and hook in sys.meta_path:
-            sys.meta_path.remove(hook)
-        for put_back in restore:
-            put_back()
+        root.handlers = saved
