@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import id_dots
-from groundcheck.extractors.hints import hints_in
+from groundcheck.extractors.hints import needle_near, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -45,7 +45,9 @@ _OLD = LazyPattern(
 )
 """Old style only after an ACL context; matched at each ``acl``/``10.18653`` hint."""
 
-_HINTS = ("acl", "10.18653")
+_DOI_SLASH = range(len("10.18653"), len("10.18653") + 1)
+"""At a ``10.18653`` hint only the ``10.18653/v1/`` branch of :data:`_OLD` can match, so only
+hints with that ``/`` are read (found from the ``/`` of the text, without a full-text scan)."""
 _WHOLE_NEW = LazyPattern(r"(?:19[5-9][0-9]|20[0-9][0-9])\.[a-z][a-z0-9]*-[a-z0-9]+\.[0-9]+")
 _WHOLE_OLD = LazyPattern(r"[A-Za-z][0-9]{2}-[0-9]{4}")
 
@@ -81,6 +83,14 @@ def acl_from_doi(suffix: str) -> Identifier | None:
     return None
 
 
+def _hints(text: str) -> list[int]:
+    acl = needle_positions(text, "acl")
+    doi = needle_near(text, "10.18653", "/", _DOI_SLASH)
+    if not acl or not doi:
+        return acl or doi
+    return sorted({*acl, *doi})
+
+
 def find_acl(text: str) -> Iterator[Mention]:
     """ACL Anthology ids: new style anywhere, old style after an ACL URL, DOI or prefix."""
     for dot in id_dots(text):  # the dots after a year 1950-2099, shared with find_arxiv
@@ -94,7 +104,7 @@ def find_acl(text: str) -> Iterator[Mention]:
         raw = text[year_at : m.end(2)]
         yield _mention(raw, year_at, m.end(), m.group(3))
     resume = 0
-    for at in hints_in(text, _HINTS):
+    for at in _hints(text):
         if at < resume:
             continue
         old = _OLD.match(text, at)
