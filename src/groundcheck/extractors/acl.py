@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import id_dots
-from groundcheck.extractors.hints import needle_near, needle_positions
+from groundcheck.extractors.hints import lowered, needle_near, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -83,12 +83,32 @@ def acl_from_doi(suffix: str) -> Identifier | None:
     return None
 
 
+_ACL_COLON = range(len("acl"), len("acl") + 4 + 1)
+_ACL_SLASH = range(len("aclweb.org"), len("aclanthology.info") + 1)
+_ANTHOLOGY_AFTER = range(len("acl") + 1, len("acl") + 4 + 1)
+
+
 def _hints(text: str) -> list[int]:
-    acl = needle_positions(text, "acl")
-    doi = needle_near(text, "10.18653", "/", _DOI_SLASH)
-    if not acl or not doi:
-        return acl or doi
-    return sorted({*acl, *doi})
+    """Where :data:`_OLD` may match, in order: at ``acl`` it needs a colon after up to four
+    blanks, a host's ``/`` (``aclweb.org/``, ``aclanthology.org/``, ``aclanthology.info/``) or
+    ``anthology`` after one to four blanks; at ``10.18653`` its ``/``. The colons and slashes
+    of a text are rare and ``anthology`` is a long needle, so no full-text scan for the short,
+    common ``acl`` is needed."""
+    found = {
+        *needle_near(text, "acl", ":", _ACL_COLON),
+        *needle_near(text, "acl", "/", _ACL_SLASH),
+        *needle_near(text, "10.18653", "/", _DOI_SLASH),
+    }
+    anthology = needle_positions(text, "anthology")
+    if anthology:
+        low = lowered(text)
+        found.update(
+            at - k
+            for at in anthology
+            for k in _ANTHOLOGY_AFTER
+            if at >= k and low.startswith("acl", at - k)
+        )
+    return sorted(found)
 
 
 def find_acl(text: str) -> Iterator[Mention]:
