@@ -1,8 +1,10 @@
-"""The pipeline's cheaper steps give what they gave before.
+"""The pipeline's and the extractors' cheaper steps give what they gave before.
 
 ``oracle/pipeline_v1.py`` is ``resolve_overlaps`` as it was at 033619f: every mention filtered
 the list of containers, whether or not any still reached it. Now the filter runs only where
-one does. Compared on generated overlapping spans (nested, equal, touching, the same mention
+one does. ``oracle/arxiv_legacy_v1.py`` is ``find_arxiv_legacy`` then: the archive before each
+slash was searched for from 40 characters back; now from the run of letters, ``-`` and ``.``
+that ends at the slash. Compared on generated overlapping spans (nested, equal, touching, the same mention
 object twice) and on every extractor's output over generated texts; and a citation built by
 ``Citation._trusted`` (what ``extract`` uses) equals the validated constructor's.
 """
@@ -17,6 +19,7 @@ from types import ModuleType
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from groundcheck.extractors.arxiv import find_arxiv_legacy
 from groundcheck.extractors.builtin import default_registry
 from groundcheck.extractors.pipeline import _run, resolve_overlaps
 from groundcheck.model import Citation, Identifier, Mention
@@ -24,16 +27,17 @@ from groundcheck.model import Citation, Identifier, Mention
 HERE = Path(__file__).resolve().parent
 
 
-def _oracle() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pipeline_v1", HERE / "oracle" / "pipeline_v1.py")
+def _oracle(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, HERE / "oracle" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["pipeline_v1"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-OLD = _oracle()
+OLD = _oracle("pipeline_v1")
+OLD_LEGACY = _oracle("arxiv_legacy_v1")
 
 _IDS = [Identifier("arxiv", "2005.11401"), Identifier("doi", "10.1/x"), Identifier("url", "u")]
 
@@ -123,3 +127,17 @@ def test_trusted_citation_equals_the_validated_one(args: tuple[object, ...]) -> 
     checked = Citation(*placed, aliases=aliases, source=source, kind=kind)  # type: ignore[arg-type]
     assert trusted == checked
     assert repr(trusted) == repr(checked) and hash(trusted) == hash(checked)
+
+
+_LEGACY_PIECES = [
+    "hep-th", "math", "math.AG", "cs", "physics", "q-bio", "HEP-TH", "\u212a", "\u017f",
+    "\u0131", "\u0130", "/", "9711200", "0601001v2", "12345", " ", "\n", ".", "-", "arXiv.",
+    "x", "1", "ph", "cond-mat.str-el",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LEGACY_PIECES) | st.text(max_size=3), max_size=30))
+def test_legacy_ids_are_found_as_before(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    assert list(find_arxiv_legacy(text)) == list(OLD_LEGACY.find_arxiv_legacy(text))
