@@ -170,7 +170,7 @@ def _windows(text: str, anchors: list[int]) -> str:
 def needle_near(text: str, needle: str, anchor: str, offsets: range) -> list[int]:
     """The offsets ``p`` of :func:`needle_positions` ``(text, needle)`` where ``anchor`` (one
     character with no case, such as ``:`` or ``/``) stands at ``p + k`` for a ``k`` in
-    ``offsets``, in order.
+    ``offsets`` (a range with step 1), in order.
 
     An extractor whose pattern cannot match without that character there (``CorpusId:`` needs
     its colon 8 to 13 characters after ``corpus``) reads only these. Where the anchor is rare,
@@ -200,8 +200,8 @@ def needle_near(text: str, needle: str, anchor: str, offsets: range) -> list[int
 
 
 def _with_anchor(text: str, positions: list[int], anchor: str, offsets: range) -> list[int]:
-    last = len(text) - 1
-    return [p for p in positions if any(p + k <= last and text[p + k] == anchor for k in offsets)]
+    first, stop = offsets.start, offsets.stop
+    return [p for p in positions if anchor in text[p + first : p + stop]]
 
 
 def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:
