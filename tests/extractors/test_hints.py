@@ -9,6 +9,7 @@ from groundcheck.extractors.hints import (
     hint_positions,
     hints_in,
     lowered,
+    needle_near,
     needle_positions,
     text_memo,
 )
@@ -85,3 +86,31 @@ def test_text_memo_computes_once_per_long_text() -> None:
     assert len(calls) == 1
     assert text_memo("short", "length", compute) == 5
     assert len(calls) == 2
+
+
+_near_pieces = ("dblp", "DBLP", "corpus", "CorpusId", ":", "/", " ", "\t", "a", "İ", "dblp.org/")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_near_pieces) | st.text(max_size=3), max_size=40).map("".join),
+    st.tuples(st.sampled_from([".", ":", "/"]), st.integers(0, 5000)),
+    st.sampled_from(["dblp", "corpus", "dblp.org/"]),
+    st.sampled_from([":", "/"]),
+    st.tuples(st.integers(0, 20), st.integers(0, 6)),
+)
+def test_needle_near_is_the_needle_positions_with_the_anchor_there(
+    text: str, padding: tuple[str, int], needle: str, anchor: str, window: tuple[int, int]
+) -> None:
+    """Found from the anchor's occurrences (a long text where it is rare) or by filtering the
+    needle's positions (a short text, or one full of the anchor): the same offsets."""
+    filler, pad = padding
+    text = text + filler * pad + text  # anchors near both ends of a long text
+    offsets = range(window[0], window[0] + window[1] + 1)
+    want = [
+        p
+        for p in needle_positions(text, needle)
+        if any(p + k < len(text) and text[p + k] == anchor for k in offsets)
+    ]
+    assert needle_near(text, needle, anchor, offsets) == want
+    assert needle_near(text, needle, anchor, offsets) == want  # the anchors kept now

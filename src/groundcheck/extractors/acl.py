@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import id_dots
-from groundcheck.extractors.hints import hints_in
+from groundcheck.extractors.hints import lowered, needle_near, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -45,7 +45,9 @@ _OLD = LazyPattern(
 )
 """Old style only after an ACL context; matched at each ``acl``/``10.18653`` hint."""
 
-_HINTS = ("acl", "10.18653")
+_DOI_SLASH = range(len("10.18653"), len("10.18653") + 1)
+"""At a ``10.18653`` hint only the ``10.18653/v1/`` branch of :data:`_OLD` can match, so only
+hints with that ``/`` are read (found from the ``/`` of the text, without a full-text scan)."""
 _WHOLE_NEW = LazyPattern(r"(?:19[5-9][0-9]|20[0-9][0-9])\.[a-z][a-z0-9]*-[a-z0-9]+\.[0-9]+")
 _WHOLE_OLD = LazyPattern(r"[A-Za-z][0-9]{2}-[0-9]{4}")
 
@@ -81,6 +83,34 @@ def acl_from_doi(suffix: str) -> Identifier | None:
     return None
 
 
+_ACL_COLON = range(len("acl"), len("acl") + 4 + 1)
+_ACL_SLASH = range(len("aclweb.org"), len("aclanthology.info") + 1)
+_ANTHOLOGY_AFTER = range(len("acl") + 1, len("acl") + 4 + 1)
+
+
+def _hints(text: str) -> list[int]:
+    """Where :data:`_OLD` may match, in order: at ``acl`` it needs a colon after up to four
+    blanks, a host's ``/`` (``aclweb.org/``, ``aclanthology.org/``, ``aclanthology.info/``) or
+    ``anthology`` after one to four blanks; at ``10.18653`` its ``/``. The colons and slashes
+    of a text are rare and ``anthology`` is a long needle, so no full-text scan for the short,
+    common ``acl`` is needed."""
+    found = {
+        *needle_near(text, "acl", ":", _ACL_COLON),
+        *needle_near(text, "acl", "/", _ACL_SLASH),
+        *needle_near(text, "10.18653", "/", _DOI_SLASH),
+    }
+    anthology = needle_positions(text, "anthology")
+    if anthology:
+        low = lowered(text)
+        found.update(
+            at - k
+            for at in anthology
+            for k in _ANTHOLOGY_AFTER
+            if at >= k and low.startswith("acl", at - k)
+        )
+    return sorted(found)
+
+
 def find_acl(text: str) -> Iterator[Mention]:
     """ACL Anthology ids: new style anywhere, old style after an ACL URL, DOI or prefix."""
     for dot in id_dots(text):  # the dots after a year 1950-2099, shared with find_arxiv
@@ -94,7 +124,7 @@ def find_acl(text: str) -> Iterator[Mention]:
         raw = text[year_at : m.end(2)]
         yield _mention(raw, year_at, m.end(), m.group(3))
     resume = 0
-    for at in hints_in(text, _HINTS):
+    for at in _hints(text):
         if at < resume:
             continue
         old = _OLD.match(text, at)

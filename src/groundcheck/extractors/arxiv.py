@@ -392,6 +392,9 @@ _ARCHIVE_BEFORE = LazyPattern(
     re.IGNORECASE,
 )
 _ARCHIVE_WINDOW = 40
+_ARCHIVE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-\u0130\u0131\u017f\u212a"
+"""Every character :data:`_ARCHIVE_BEFORE` can match: letters, ``.``, ``-``, and the four
+non-ASCII letters a case-insensitive ``re`` matches to ASCII ones (İ ı ſ K)."""
 
 
 def _legacy_problem(digits: str, version: str | None, archive: str) -> str | None:
@@ -421,7 +424,16 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
     """
     for m in _LEGACY_TAIL.finditer(text):
         slash = m.start()
-        a = _ARCHIVE_BEFORE.search(text, max(0, slash - _ARCHIVE_WINDOW), slash)
+        lo = max(0, slash - _ARCHIVE_WINDOW)
+        before = text[lo:slash]
+        if before.endswith("\n"):  # ``$`` also matches before a final newline
+            before = before[:-1]
+        # An archive and its subclass are letters, "-" and ".": no match can start before the
+        # run of those that ends here, so the search (which tries every start) begins there.
+        run_at = lo + len(before.rstrip(_ARCHIVE_CHARS))
+        if run_at == lo + len(before):
+            continue
+        a = _ARCHIVE_BEFORE.search(text, run_at, slash)
         if a is None:
             continue
         start = a.start()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import needle_positions
+from groundcheck.extractors.hints import needle_near
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -36,9 +36,27 @@ _URL_SUFFIX = LazyPattern(r"\.(?:html|bib|xml|ris|nt|rdf|ttl)$")
 _CORR = LazyPattern(r"journals/corr/abs-([0-9]{4})-([0-9]{4,5})(?:v[0-9]+)?")
 
 
+_HOSTS = ("dblp.org", "dblp.uni-trier.de", "dblp.dagstuhl.de")
+_COLON = range(len("dblp"), len("dblp") + 4 + 1)
+"""Where the colon of ``DBLP:`` may stand after ``dblp`` (up to four spaces or tabs between)."""
+_SLASH = range(min(map(len, _HOSTS)), max(map(len, _HOSTS)) + 1)
+"""Where the ``/`` after a DBLP host may stand after ``dblp``."""
+
+
+def _hints(text: str) -> list[int]:
+    """The ``dblp`` positions where :data:`_KEY` may match: it needs a ``:`` or a host's ``/``
+    at a fixed distance after ``dblp``, and both are rare in prose, so the full-text scan for
+    ``dblp`` is skipped."""
+    colon = needle_near(text, "dblp", ":", _COLON)
+    slash = needle_near(text, "dblp", "/", _SLASH)
+    if not colon or not slash:
+        return colon or slash
+    return sorted({*colon, *slash})
+
+
 def find_dblp(text: str) -> Iterator[Mention]:
     """DBLP keys after ``DBLP:`` and in ``dblp.org/rec/<key>`` URLs; CoRR keys alias arXiv."""
-    for at in needle_positions(text, "dblp"):
+    for at in _hints(text):
         m = _KEY.match(text, at)
         if m is None:
             continue

@@ -18,6 +18,7 @@ __all__ = [
     "hint_positions",
     "hints_in",
     "lowered",
+    "needle_near",
     "needle_positions",
     "text_memo",
     "word_matches",
@@ -116,10 +117,91 @@ def needle_positions(text: str, needle: str) -> list[int]:
     return found
 
 
-_STEMS = {"pmid": "pm", "pmc": "pm", "openalex": "open", "openreview.net/": "open"}
+_STEMS = {"pmid": "pm", "pmc": "pm"}
 """Needles found through a shorter literal they start with, shared with another needle: one
 full-text scan for ``pm`` instead of one for ``pmid`` and one for ``pmc`` (rare in prose:
-"development" has one), one for ``open`` instead of two."""
+"development" has one). (``openreview.net/`` is found from its ``/``, see
+:func:`needle_near`, so ``openalex`` is a scan of its own, faster than one for ``open``.)"""
+
+
+_ANCHOR_SHARE = 1024
+"""A character is used as an anchor (see :func:`needle_near`) while it occurs at most once per
+this many characters of a text: then visiting each of its occurrences costs less than a
+full-text scan for a needle. Past that (a text full of URLs and ``/``) the needle is searched
+for as usual, after at most ``len(text) / _ANCHOR_SHARE`` steps spent finding that out."""
+
+
+def _anchors(text: str, anchor: str) -> list[int] | None:
+    """Every offset of the one character ``anchor`` in ``text``, or None if it is too common."""
+    limit = len(text) // _ANCHOR_SHARE
+    found: list[int] = []
+    at = text.find(anchor)  # one character: a memchr-speed search, far faster than a needle's
+    while at != -1:
+        if len(found) == limit:
+            return None
+        found.append(at)
+        at = text.find(anchor, at + 1)
+    return found
+
+
+_REACH = 32
+"""How far around each anchor :func:`needle_near` looks: the window of an anchor at ``a`` is
+``[a - _REACH, a + _REACH)``."""
+_STRIDE = 2 * _REACH + 1
+"""A window and the NUL (never in a needle) that keeps a match from running into the next."""
+
+
+def _windows(text: str, anchors: list[int]) -> str:
+    """The lower-cased text around each anchor, each window ``2 * _REACH`` long (padded with
+    NUL at the ends of the text) and followed by one NUL."""
+    low, n = lowered(text), len(text)
+    pieces = [
+        low[a - _REACH : a + _REACH]
+        if _REACH <= a <= n - _REACH
+        else "\x00" * max(0, _REACH - a)
+        + low[max(0, a - _REACH) : a + _REACH]
+        + "\x00" * max(0, a + _REACH - n)
+        for a in anchors
+    ]
+    pieces.append("")
+    return "\x00".join(pieces)
+
+
+def needle_near(text: str, needle: str, anchor: str, offsets: range) -> list[int]:
+    """The offsets ``p`` of :func:`needle_positions` ``(text, needle)`` where ``anchor`` (one
+    character with no case, such as ``:`` or ``/``) stands at ``p + k`` for a ``k`` in
+    ``offsets`` (a range with step 1), in order.
+
+    An extractor whose pattern cannot match without that character there (``CorpusId:`` needs
+    its colon 8 to 13 characters after ``corpus``) reads only these. Where the anchor is rare,
+    as ``:`` and ``/`` are in prose, the needle is searched for only in a short window around
+    each anchor, all windows joined in one string: a fraction of a full-text scan. The result
+    is the same either way.
+
+    >>> needle_near("DBLP: x, dblp y, DBLP :z", "dblp", ":", range(4, 9))
+    [0, 17]
+    """
+    memo = _memo(text)
+    fits = bool(offsets) and offsets[-1] < _REACH and len(needle) - offsets[0] <= _REACH
+    if memo is None or not fits:
+        return _with_anchor(text, needle_positions(text, needle), anchor, offsets)
+    key = "\x00anchor" + anchor
+    if key not in memo:
+        anchors = _anchors(text, anchor)
+        memo[key] = None if anchors is None else (anchors, _windows(text, anchors))
+    kept: tuple[list[int], str] | None = memo[key]
+    if kept is None:  # the anchor is too common to be worth it: search the whole text
+        return _with_anchor(text, needle_positions(text, needle), anchor, offsets)
+    anchors, windows = kept
+    # A needle with its anchor at p + k lies wholly inside that anchor's window (k < _REACH
+    # and len(needle) - k <= _REACH), so every such p is among these, each maybe more than once.
+    near = {anchors[j // _STRIDE] - _REACH + j % _STRIDE for j in _find_all(windows, needle)}
+    return _with_anchor(text, sorted(near), anchor, offsets)
+
+
+def _with_anchor(text: str, positions: list[int], anchor: str, offsets: range) -> list[int]:
+    first, stop = offsets.start, offsets.stop
+    return [p for p in positions if anchor in text[p + first : p + stop]]
 
 
 def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import needle_positions
+from groundcheck.extractors.hints import needle_near
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -33,9 +33,13 @@ _MAX_QUERY = 2048
 a flood of parameters (or of URLs without white space) linear."""
 
 
+_HOST = "openreview.net/"
+_HOST_SLASH = range(len(_HOST) - 1, len(_HOST))
+
+
 def find_openreview(text: str) -> Iterator[Mention]:
     """OpenReview forum ids in ``openreview.net/forum?id=``, ``/pdf?id=``, ``/attachment?id=``."""
-    for at in needle_positions(text, "openreview.net/"):
+    for at in needle_near(text, _HOST, "/", _HOST_SLASH):  # the host's own "/" locates it
         page = _PAGE.match(text, at)
         if page is None:
             continue

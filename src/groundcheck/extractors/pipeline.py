@@ -77,22 +77,30 @@ def resolve_overlaps(found: list[tuple[Mention, str]]) -> list[tuple[Mention, st
     :func:`find_mentions`). Sorts ``found`` in place."""
     if len(found) < 2:
         return found
-    found.sort(key=lambda pair: (pair[0].start, -pair[0].end, pair[1]))
+    found.sort(key=_order)
     kept: list[tuple[Mention, str]] = []
     containers: list[Mention] = []  # kept mentions whose span may still contain later ones
-    for mention, name in found:
-        containers = [c for c in containers if c.end > mention.start]
-        if any(
-            c.start <= mention.start
-            and mention.end <= c.end
-            and (c is not mention)
-            and mention.identifier in c.keys
-            for c in containers
-        ):
-            continue
-        kept.append((mention, name))
-        containers.append(mention)
+    reach = -1  # the furthest end among ``containers``
+    for pair in found:
+        mention = pair[0]
+        start = mention.start
+        if reach > start:  # some container still spans this start (and starts at or before it)
+            containers = [c for c in containers if c.end > start]
+            end, identifier = mention.end, mention.identifier
+            if any(end <= c.end and c is not mention and identifier in c.keys for c in containers):
+                continue
+            containers.append(mention)
+            reach = max(reach, mention.end)
+        else:  # every container ends before this start: none can contain it, or a later one
+            containers = [mention]
+            reach = mention.end
+        kept.append(pair)
     return kept
+
+
+def _order(pair: tuple[Mention, str]) -> tuple[int, int, str]:
+    mention = pair[0]
+    return (mention.start, -mention.end, pair[1])
 
 
 def extract(
@@ -116,26 +124,32 @@ def extract(
         extractors = resolve_extractors(registry)
     view = TextView.of(text)
     mentions = find_mentions(view.text, extractors)
-    spans = [view.to_original(m.start, m.end) for m, _ in mentions]
+    if view.is_identity:
+        spans = [(m.start, m.end) for m, _ in mentions]
+    else:
+        spans = [view.to_original(m.start, m.end) for m, _ in mentions]
     places = locate(text, [s for s, _ in spans])
-    citations = []
-    for (mention, name), (start, end), (line, column) in zip(mentions, spans, places, strict=True):
-        citations.append(
-            Citation(
-                identifier=mention.identifier,
-                raw=text[start:end],
-                start=start,
-                end=end,
-                line=line,
-                column=column,
-                extractor=name,
-                malformed=mention.malformed,
-                aliases=mention.aliases,
-                source=source,
-                kind=mention.kind,
+    cite = Citation._trusted  # offsets, lines and columns are non-negative ints by construction
+    return tuple(
+        [
+            cite(
+                mention.identifier,
+                text[start:end],
+                start,
+                end,
+                line,
+                column,
+                name,
+                mention.malformed,
+                mention.aliases,
+                source,
+                mention.kind,
             )
-        )
-    return tuple(citations)
+            for (mention, name), (start, end), (line, column) in zip(
+                mentions, spans, places, strict=True
+            )
+        ]
+    )
 
 
 def identifiers_in(text: str, extractors: Sequence[Extractor]) -> set[Identifier]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import needle_positions
+from groundcheck.extractors.hints import needle_near
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -35,13 +35,20 @@ _CORPUS = LazyPattern(
 ``api.semanticscholar.org/CorpusID:...`` and ``/graph/v1/paper/CorpusId:...``)."""
 
 
+_HOST = "semanticscholar.org/"
+_HOST_SLASH = range(len(_HOST) - 1, len(_HOST))
+_CORPUS_COLON = range(len("corpusid"), len("corpus id") + 4 + 1)
+
+
 def find_semanticscholar(text: str) -> Iterator[Mention]:
     """Semantic Scholar paper SHAs in paper URLs and CorpusIds after a ``CorpusId:`` prefix."""
-    for at in needle_positions(text, "semanticscholar.org/"):
+    # The needle's own "/" locates it; a CorpusId has its colon 8 to 13 characters after
+    # "corpus" ("corpus" [ \t]? "id" [ \t]{0,4} ":").
+    for at in needle_near(text, _HOST, "/", _HOST_SLASH):
         m = _PAPER.match(text, at)
         if m is not None:
             yield Mention(Identifier(S2.name, m.group(1).lower()), m.start(1), m.end(1))
-    for at in needle_positions(text, "corpus"):
+    for at in needle_near(text, "corpus", ":", _CORPUS_COLON):
         m = _CORPUS.match(text, at)
         if m is not None:
             number = m.group(1).lstrip("0") or "0"

@@ -37,7 +37,7 @@ from groundcheck.extractors.acl import find_acl
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.dblp import find_dblp
 from groundcheck.extractors.doi import doi_at, in_publisher_url, registered_domain
-from groundcheck.extractors.hints import hints_in
+from groundcheck.extractors.hints import needle_near, needle_positions
 from groundcheck.extractors.isbn import isbn13
 from groundcheck.extractors.mdcode import BIBTEX, CodeRegions, on_indented_line
 from groundcheck.extractors.openalex import find_openalex
@@ -137,10 +137,22 @@ def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     yield piece, _trim(text, piece, end)
 
 
+_COLON_FIRST = range(1)
+
+
+def _hints(text: str) -> list[int]:
+    """Where ``://`` or ``www.`` starts, in order; ``://`` found from the text's colons."""
+    slashes = needle_near(text, "://", ":", _COLON_FIRST)
+    www = needle_positions(text, "www.")
+    if not slashes or not www:
+        return slashes or www
+    return sorted({*slashes, *www})
+
+
 def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, raw URL) of every URL-shaped piece, in order, before the host check."""
     resume = 0
-    for at in hints_in(text, ("://", "www.")):
+    for at in _hints(text):
         if at < resume:
             continue
         if text.startswith("://", at):

@@ -114,6 +114,12 @@ def _non_negative(instance: object, attribute: Any, value: int) -> None:
         raise ValueError(f"{attribute.name} must be a non-negative int, got {value!r}")
 
 
+_NEW = object.__new__
+_SET = object.__setattr__
+"""How :meth:`Citation._trusted` fills a frozen instance (as attrs' own ``__init__`` does,
+without its validators)."""
+
+
 @frozen(order=False)
 class Identifier:
     """One work, named in one scheme: ``arxiv:2005.11401``, ``doi:10.1000/xyz``.
@@ -231,6 +237,37 @@ class Citation:
     """Where the citation was written when not in the report itself (its bibliography file)."""
     kind: str = ""
     """How it was written (see :attr:`Mention.kind`)."""
+
+    @classmethod
+    def _trusted(  # noqa: PLR0917 - positional, as the hot loop of extract() calls it
+        cls,
+        identifier: Identifier,
+        raw: str,
+        start: int,
+        end: int,
+        line: int,
+        column: int,
+        extractor: str,
+        malformed: str | None,
+        aliases: tuple[Identifier, ...],
+        source: str | None,
+        kind: str,
+    ) -> Citation:
+        """A citation placed by :func:`groundcheck.extract` from a checked mention (offsets,
+        line and column non-negative ints), made without the validators."""
+        new = _NEW(cls)
+        _SET(new, "identifier", identifier)
+        _SET(new, "raw", raw)
+        _SET(new, "start", start)
+        _SET(new, "end", end)
+        _SET(new, "line", line)
+        _SET(new, "column", column)
+        _SET(new, "extractor", extractor)
+        _SET(new, "malformed", malformed)
+        _SET(new, "aliases", aliases)
+        _SET(new, "source", source)
+        _SET(new, "kind", kind)
+        return new
 
     @property
     def scheme(self) -> str:
