@@ -298,3 +298,29 @@ def test_title_copy_of_many_plain_blocks_around_one_piece_is_unchanged(repeat: i
     plain = "\n\n".join(["Wang, A.", "2022-09-01", "retrieval model language"] * repeat)
     for piece in _PIECES:
         _same_copy(f"{plain}\n\n{piece}\n\n{plain}")
+
+
+_HEADER_PIECES = [
+    "title", "Title", "TITLE", "paper", "Paper Title", "tıtle", "TİTLE", "Title,Authors,Year",
+    "title\tyear", "| Paper | Year |", "Title, Year", "Toy Models of Superposition,2022",
+    "Attention Is All You Need\t2017", "a, b", "\t", "|", ",", " ", "x", "Müller", "subtitle",
+    "newspaper", "2005.11401",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(_HEADER_PIECES), min_size=1, max_size=4).map("".join),
+            st.sampled_from(["\n", "\n\n", "\r\n", " "]),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_delimited_listings_of_generated_texts_are_unchanged(parts: list[tuple[str, str]]) -> None:
+    """The header prefilter (a line with a title word and a separator) skips only texts in
+    which the header search finds nothing."""
+    text = "".join(p + s for p, s in parts)
+    assert list(listings._delimited(text)) == list(OLD_LISTINGS._delimited(text))

@@ -457,6 +457,8 @@ _TITLE_WORD = re.compile(r"(?i)\b(?:title|paper)\b")
 
 def _delimited(text: str) -> Iterator[_Item]:
     """Rows of tab-, pipe- or comma-separated listings whose header line has a title field."""
+    if not _may_have_header(text):
+        return
     seen_lines: set[int] = set()
     for m in word_matches(text, _TITLE_WORD, ("title", "paper")):
         line_start = _line_start(text, m.start())
@@ -477,6 +479,32 @@ def _delimited(text: str) -> Iterator[_Item]:
             if len(header) >= 2 and any(h in _TITLE_HEADERS for h in header):
                 yield from _rows(text, line_end + 1, header, sep, "line")
                 break
+
+
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The non-ASCII letters ``(?i)`` matches to ASCII ones: with one, a title word may be
+written without ``itle`` (``tıtle``)."""
+
+
+def _may_have_header(text: str) -> bool:
+    """Does any line holding ``itle`` or ``aper`` (any case: where every title word of a header
+    is) hold a separator too? A flattened search result has a ``title`` key line per record,
+    and the header search is a regex match and a few searches at each; such a line (the word
+    alone between line breaks) is told at a glance. The positions are the extractors' shared
+    ones (``itle`` is the key-value test's too)."""
+    if not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII):
+        return True
+    for needle in ("itle", "aper"):
+        for at in needle_positions(text, needle):
+            # "\ntitle\n": a word of five letters alone on its line has no separator
+            if at >= 2 and text[at - 2] == "\n" and text[at + 4 : at + 5] == "\n":
+                continue
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            line = text[start:] if end == -1 else text[start:end]
+            if "\t" in line or "|" in line or "," in line:
+                return True
+    return False
 
 
 # Key-value blocks ------------------------------------------------------------------------------
