@@ -134,6 +134,10 @@ reads a run of such lines in bulk (one block per paragraph, the paragraphs cut a
 by one regex). The test is stricter than the branches it stands for (``Sources : :`` is no
 label line; a number indented past twelve spaces is no item): a line in doubt is read by the
 line loop, which gives the same blocks."""
+_NUMBERED_LINE = re.compile(r"([ \t]{0,12})(\d{1,5})[.)](?:[ \t]+([^|\n]*)|(\r?))\n")
+"""A whole line that is a numbered item and nothing the line loop reads otherwise (no ``|``):
+``_ITEM``'s ``num`` branch, its body running to the line's end (a ``\r`` before the newline
+is not part of it)."""
 _POSITION = attrgetter("start", "body")
 _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
@@ -248,6 +252,31 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         current = None
 
     while pos <= n:
+        if fence is None and pos < last_line and (m := _NUMBERED_LINE.match(text, pos)):
+            # A run of numbered items of one line each ("1. Lewis …", a flood of "2005."), read
+            # without the line loop's tests: each is an item, and closes the block above it.
+            close()
+            while True:
+                nl = m.end() - 1
+                content_end = nl - 1 if text[nl - 1] == "\r" else nl
+                line_no += 1
+                line_starts.append(pos)
+                indent, number = m.group(1, 2)
+                body = m.start(3)
+                if body == -1:
+                    body = content_end
+                level = len(indent.expandtabs(4)) if indent else 0
+                label = str(int(number))
+                marker = text[m.end(1) : body].strip()
+                start, pos = pos, nl + 1
+                if pos >= last_line or (m := _NUMBERED_LINE.match(text, pos)) is None:
+                    current = _Builder(  # the next line may continue it
+                        ITEM, start, body, content_end, line_no, level=level, label=label,
+                        marker=marker,
+                    )  # fmt: skip
+                    break
+                blocks.append(Block(ITEM, start, body, content_end, line_no, level, label, marker))
+            continue
         if fence is None and pos < last_line and text[pos] not in _OPENS_BLOCK:
             if pos > special_at:  # where the next line the loop must read starts
                 if _SPECIAL_HERE.match(text, pos) is not None:
