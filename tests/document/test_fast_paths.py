@@ -132,6 +132,9 @@ _LINES = st.sampled_from(
         # numbered lines, read in runs (blocks._NUMBERED_LINE)
         "2005.", "12005.", "1.  ", "1.x", "0. zero", "\t\t1.\tx", "99999) a", "123456. x",
         "2. a | b", "3. a\r", "   4.", "1) [2] x", "5. ```",
+        # heading lines, read in runs (blocks._ATX_BEFORE_ATX)
+        "# a", "#", "## ##", "# x #", "#\tx ##", "####### seven", "#x", "# a\r", "#\r",
+        "   # three", "# a | b", "# ```", "# References", "## 1. Sources",
     ]
 )  # fmt: skip
 _ENDINGS = st.sampled_from(["\n", "\n", "\n", "\r\n"])

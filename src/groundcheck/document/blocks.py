@@ -138,6 +138,9 @@ _NUMBERED_LINE = re.compile(r"([ \t]{0,12})(\d{1,5})[.)](?:[ \t]+([^|\n]*)|(\r?)
 """A whole line that is a numbered item and nothing the line loop reads otherwise (no ``|``):
 ``_ITEM``'s ``num`` branch, its body running to the line's end (a ``\r`` before the newline
 is not part of it)."""
+_ATX_BEFORE_ATX = re.compile(r"(#{1,6})(?:[ \t]+|(?=\r?\n))([^\n]*)\n(?=#)")
+"""An ATX heading opening its line (``_ATX`` with no indent) whose next line opens with ``#``:
+the heading is not wrapped onto it (``_wrapped_heading`` needs an indented line)."""
 _POSITION = attrgetter("start", "body")
 _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
@@ -276,6 +279,24 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                     )  # fmt: skip
                     break
                 blocks.append(Block(ITEM, start, body, content_end, line_no, level, label, marker))
+            continue
+        if fence is None and text.startswith("#", pos) and (m := _ATX_BEFORE_ATX.match(text, pos)):
+            # A run of ATX headings, each followed by another ("# a" lines): no heading in it
+            # is wrapped onto the next line, which opens with "#". The last is the loop's.
+            close()
+            while True:
+                nl = m.end() - 1
+                content_end = nl - 1 if text[nl - 1] == "\r" else nl
+                line_no += 1
+                line_starts.append(pos)
+                body, hend = _trim(text, m.start(2), content_end)
+                stripped = text[body:hend].rstrip("#")
+                if len(stripped) != hend - body and (not stripped or stripped[-1] in " \t"):
+                    hend = body + len(stripped.rstrip(" \t"))
+                blocks.append(Block(HEADING, pos, body, hend, line_no, m.end(1) - pos))
+                pos = nl + 1
+                if (m := _ATX_BEFORE_ATX.match(text, pos)) is None:
+                    break
             continue
         if fence is None and pos < last_line and text[pos] not in _OPENS_BLOCK:
             if pos > special_at:  # where the next line the loop must read starts

@@ -171,6 +171,18 @@ def find_entries(
                 return False
         return _strong(text, start, end, ids)
 
+    names: dict[str, bool] = {}  # heading text -> names a reference list (headings repeat)
+
+    def reference_heading(block: Block) -> bool:
+        """:func:`is_reference_heading`, once per heading text (what it reads of a heading)."""
+        if block.marker == "\\bib":
+            return True
+        head = text[block.body : min(block.end, block.body + 80)]
+        known = names.get(head)
+        if known is None:
+            known = names[head] = is_reference_heading(text, block)
+        return known
+
     def flush_item() -> None:
         nonlocal open_item
         if open_item is not None:
@@ -207,7 +219,7 @@ def find_entries(
                 flush_rows()
                 section_level = section = None
                 item_indent = None
-            if is_reference_heading(text, block):
+            if reference_heading(block):
                 flush_item()
                 flush_rows()
                 section_level = level
