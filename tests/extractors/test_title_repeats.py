@@ -5,7 +5,8 @@ The title finder now keeps, for one text, the stretch last found free of letters
 of ids with no word beside them is searched once, not 600 characters an id) and the title of
 each heading text it has read (so headings written alike are judged once). Both are
 compared with ``oracle/title_v2.py`` (the finder before either) on generated repetitive
-texts, and the letter memo with a plain search on any sequence of questions.
+texts, and the letter memo with a plain search on any sequence of questions; the identifier
+test of a title candidate with the pattern it replaced.
 """
 
 from __future__ import annotations
@@ -83,3 +84,17 @@ def test_letters_answers_as_a_search(text: str, spans: list[tuple[int, int]]) ->
     for start, end in spans:
         m = _LETTER.search(text, start, end)
         assert letters.first(start, end) == (None if m is None else m.start())
+
+
+_OLD_ID_LIKE = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from([*"0123456789./ a:hw", "http", "www", "١٢"]), max_size=40))
+def test_id_like_pattern_finds_what_it_found(pieces: list[str]) -> None:
+    """The identifier test opens every branch with a literal now; it finds an id-like
+    number, DOI or link in exactly the texts where the old pattern did."""
+    from groundcheck.extractors.title import _ID_LIKE_CASED
+
+    text = "".join(pieces)
+    assert (_ID_LIKE_CASED.search(text) is None) == (_OLD_ID_LIKE.search(text) is None)

@@ -102,9 +102,12 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ID_LIKE = LazyPattern(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
-_ID_LIKE_CASED = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+_ID_LIKE_CASED = re.compile(r"\.(?<=\d{4}\.)\d{4}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """``_ID_LIKE`` but its one case-insensitive branch (``arxiv``), for an ASCII text whose
-lowered copy is asked for that word instead."""
+lowered copy is asked for that word instead. Each branch opens with a literal (an arXiv-like
+number is found from its dot, with four digits before and four after: the same texts match,
+the answer is only whether one is there), so the search skips to the characters that can open
+a branch instead of trying a digit test at every position."""
 _ET_AL = re.compile(r"(?i)\bet\s+al\b")
 _AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
 """'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
@@ -213,7 +216,10 @@ class TitleExtractor:
                 or ("(" in text and _AUTHOR_YEAR.search(text))
             ):
                 return None
-            normalized = normalize_title(text)  # itself a byte translation on plain ASCII
+            # normalize_title's own ASCII path (a byte translation), on the copy lowered above
+            normalized = (
+                _plain_words(lowered) if _NOT_PLAIN.isdisjoint(text) else normalize_title(text)
+            )
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
             return None
