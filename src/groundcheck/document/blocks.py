@@ -289,9 +289,12 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 content_end = nl - 1 if text[nl - 1] == "\r" else nl
                 line_no += 1
                 line_starts.append(pos)
-                body, hend = _trim(text, m.start(2), content_end)
-                stripped = text[body:hend].rstrip("#")
-                if len(stripped) != hend - body and (not stripped or stripped[-1] in " \t"):
+                title = text[m.start(2) : content_end].lstrip(" \t\r")  # _trim, by C calls
+                body = content_end - len(title)
+                title = title.rstrip(" \t\r")
+                hend = body + len(title)
+                stripped = title.rstrip("#")
+                if len(stripped) != len(title) and (not stripped or stripped[-1] in " \t"):
                     hend = body + len(stripped.rstrip(" \t"))
                 blocks.append(Block(HEADING, pos, body, hend, line_no, m.end(1) - pos))
                 pos = nl + 1
