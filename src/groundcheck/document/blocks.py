@@ -21,6 +21,8 @@ from operator import attrgetter
 
 from attrs import frozen
 
+from groundcheck.text import LazyPattern
+
 __all__ = [
     "CELL",
     "CODE",
@@ -70,17 +72,17 @@ class Block:
     """For table cells: the text of their column's header cell."""
 
 
-_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_FENCE = LazyPattern(r"[ ]{0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"[ ]{0,3}(#{1,6})(?:[ \t]+|$)")
 _SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*$")
-_RULE = re.compile(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
-_LATEX_HEADING = re.compile(
+_RULE = LazyPattern(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
+_LATEX_HEADING = LazyPattern(
     r"[ \t]*\\(part|chapter|section|subsection|subsubsection|paragraph)\*?[ \t]*\{"
 )
-_BIBITEM = re.compile(
+_BIBITEM = LazyPattern(
     r"[ \t]*\\bibitem[ \t]*(?:\[[^\]\n]{0,200}\])?[ \t]*\{([^}\n]{1,100})\}[ \t]*"
 )
-_THEBIBLIOGRAPHY = re.compile(r"[ \t]*\\begin\{thebibliography\}")
+_THEBIBLIOGRAPHY = LazyPattern(r"[ \t]*\\begin\{thebibliography\}")
 _ITEM = re.compile(
     r"([ \t]{0,12})"
     r"(?:"
@@ -96,7 +98,7 @@ _ITEM = re.compile(
     r"(?:[ \t]+|$)"
 )
 _QUOTE = re.compile(r"[ ]{0,3}>[ \t]?")
-_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_DELIMITER = LazyPattern(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
 _LABEL_TEXT = re.compile(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
 LABEL_WORDS = frozenset(
@@ -121,10 +123,10 @@ _SPECIAL = (
     rf"|(?i:{'|'.join(sorted(LABEL_WORDS, key=lambda w: (-len(w), w)))})[ \t:]*\r?\n"
     r")"
 )
-_SPECIAL_HERE = re.compile(_SPECIAL)
+_SPECIAL_HERE = LazyPattern(_SPECIAL)
 _OPENS_BLOCK = frozenset("`~#=*_\\>|+•‣▪◦[【(-")
 """First characters of most lines the line loop must read: a cheap test before the regex."""
-_SPECIAL_NEXT = re.compile(r"\n" + _SPECIAL)
+_SPECIAL_NEXT = LazyPattern(r"\n" + _SPECIAL)
 """A line the line loop must read: one that may open something other than a paragraph.
 
 Every other line (blank, or plain: its first character opens no fence, heading, rule, quote,
@@ -268,17 +270,21 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 body = m.start(3)
                 if body == -1:
                     body = content_end
-                level = len(indent.expandtabs(4)) if indent else 0
-                label = str(int(number))
-                marker = text[m.end(1) : body].strip()
+                item_level = len(indent.expandtabs(4)) if indent else 0
+                item_label = str(int(number))
+                item_marker = text[m.end(1) : body].strip()
                 start, pos = pos, nl + 1
                 if pos >= last_line or (m := _NUMBERED_LINE.match(text, pos)) is None:
                     current = _Builder(  # the next line may continue it
-                        ITEM, start, body, content_end, line_no, level=level, label=label,
-                        marker=marker,
+                        ITEM, start, body, content_end, line_no, level=item_level, label=item_label,
+                        marker=item_marker,
                     )  # fmt: skip
                     break
-                blocks.append(Block(ITEM, start, body, content_end, line_no, level, label, marker))
+                blocks.append(
+                    Block(
+                        ITEM, start, body, content_end, line_no, item_level, item_label, item_marker
+                    )
+                )
             continue
         if fence is None and text.startswith("#", pos) and (m := _ATX_BEFORE_ATX.match(text, pos)):
             # A run of ATX headings, each followed by another ("# a" lines): no heading in it
@@ -539,7 +545,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     return blocks, code, line_starts
 
 
-_WRAPPED = re.compile(
+_WRAPPED = LazyPattern(
     r"(?:[ ]{2,3}(?![-*+•][ \t]|\d{1,3}[.)][ \t]|[#>|])|[ \t]{2,}(?=[a-z(]))[^\n]*\S"
 )
 
