@@ -234,7 +234,8 @@ def find_entries(
                 continue
             flush_item()
             syntax = block.marker[:1] in ("[", "【") or block.marker.startswith("\\bibitem")
-            if in_section or syntax or strong(block.body, block.end):
+            # (an item with no text after its number is no entry's shape: strong is False)
+            if in_section or syntax or (block.end > block.body and strong(block.body, block.end)):
                 open_item, open_end = block, block.end
                 item_indent = block.level
             continue
