@@ -129,6 +129,12 @@ _LINES = st.sampled_from(
         "[1]: https://x.org", "【2】 Title", "(3) Third", "             1. deep", "@article{k,",
         "  title={A Title},", "}", "“Quoted Title Here” by someone", "arXiv:2005.11401",
         "10.1000/xyz", "https://arxiv.org/abs/2005.11401",
+        # numbered lines, read in runs (blocks._NUMBERED_LINE)
+        "2005.", "12005.", "1.  ", "1.x", "0. zero", "\t\t1.\tx", "99999) a", "123456. x",
+        "2. a | b", "3. a\r", "   4.", "1) [2] x", "5. ```",
+        # heading lines, read in runs (blocks._ATX_BEFORE_ATX)
+        "# a", "#", "## ##", "# x #", "#\tx ##", "####### seven", "#x", "# a\r", "#\r",
+        "   # three", "# a | b", "# ```", "# References", "## 1. Sources",
     ]
 )  # fmt: skip
 _ENDINGS = st.sampled_from(["\n", "\n", "\n", "\r\n"])

@@ -13,6 +13,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from groundcheck.text import LazyPattern
+
 __all__ = [
     "looks_like_authors",
     "reads_as_authors",
@@ -26,12 +28,12 @@ _NAME = rf"[{_UP}][\w'’\-]{{0,40}}"
 _PARTICLE = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|dos|das|ter|ten|bin|al|el)\s){0,3}"
 _INITIALS = rf"(?:[{_UP}]\.(?:[ \t]?-?[ \t]?[{_UP}]\.){{0,3}})"
 _ET_AL = re.compile(r"(?i),?\s*\bet\.?\s+al\b\.?")
-_APA = re.compile(rf"({_PARTICLE}{_NAME}(?:[ \-]{_NAME}){{0,2}}),\s*({_INITIALS})")
+_APA = LazyPattern(rf"({_PARTICLE}{_NAME}(?:[ \-]{_NAME}){{0,2}}),\s*({_INITIALS})")
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 """APA 7 elides the middle of a long author list: "Küchemann, S., ... & Kasneci, G."."""
-_INITIALLED = re.compile(rf"[\w'’\-]{{2,}},\s*{_INITIALS}")
+_INITIALLED = LazyPattern(rf"[\w'’\-]{{2,}},\s*{_INITIALS}")
 _SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*")
-_PIECE = re.compile(
+_PIECE = LazyPattern(
     rf"(?:{_INITIALS}\s?)?{_PARTICLE}{_NAME}(?:[ \-](?:{_INITIALS}|{_PARTICLE}{_NAME})){{0,3}}$"
     rf"|{_INITIALS}$"
 )

@@ -21,6 +21,8 @@ from operator import attrgetter
 
 from attrs import frozen
 
+from groundcheck.text import LazyPattern
+
 __all__ = [
     "CELL",
     "CODE",
@@ -70,17 +72,17 @@ class Block:
     """For table cells: the text of their column's header cell."""
 
 
-_FENCE = re.compile(r"[ ]{0,3}(`{3,}|~{3,})")
+_FENCE = LazyPattern(r"[ ]{0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"[ ]{0,3}(#{1,6})(?:[ \t]+|$)")
 _SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*$")
-_RULE = re.compile(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
-_LATEX_HEADING = re.compile(
+_RULE = LazyPattern(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
+_LATEX_HEADING = LazyPattern(
     r"[ \t]*\\(part|chapter|section|subsection|subsubsection|paragraph)\*?[ \t]*\{"
 )
-_BIBITEM = re.compile(
+_BIBITEM = LazyPattern(
     r"[ \t]*\\bibitem[ \t]*(?:\[[^\]\n]{0,200}\])?[ \t]*\{([^}\n]{1,100})\}[ \t]*"
 )
-_THEBIBLIOGRAPHY = re.compile(r"[ \t]*\\begin\{thebibliography\}")
+_THEBIBLIOGRAPHY = LazyPattern(r"[ \t]*\\begin\{thebibliography\}")
 _ITEM = re.compile(
     r"([ \t]{0,12})"
     r"(?:"
@@ -96,7 +98,7 @@ _ITEM = re.compile(
     r"(?:[ \t]+|$)"
 )
 _QUOTE = re.compile(r"[ ]{0,3}>[ \t]?")
-_DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
+_DELIMITER = LazyPattern(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 _BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
 _LABEL_TEXT = re.compile(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
 LABEL_WORDS = frozenset(
@@ -121,10 +123,10 @@ _SPECIAL = (
     rf"|(?i:{'|'.join(sorted(LABEL_WORDS, key=lambda w: (-len(w), w)))})[ \t:]*\r?\n"
     r")"
 )
-_SPECIAL_HERE = re.compile(_SPECIAL)
+_SPECIAL_HERE = LazyPattern(_SPECIAL)
 _OPENS_BLOCK = frozenset("`~#=*_\\>|+•‣▪◦[【(-")
 """First characters of most lines the line loop must read: a cheap test before the regex."""
-_SPECIAL_NEXT = re.compile(r"\n" + _SPECIAL)
+_SPECIAL_NEXT = LazyPattern(r"\n" + _SPECIAL)
 """A line the line loop must read: one that may open something other than a paragraph.
 
 Every other line (blank, or plain: its first character opens no fence, heading, rule, quote,
@@ -134,6 +136,13 @@ reads a run of such lines in bulk (one block per paragraph, the paragraphs cut a
 by one regex). The test is stricter than the branches it stands for (``Sources : :`` is no
 label line; a number indented past twelve spaces is no item): a line in doubt is read by the
 line loop, which gives the same blocks."""
+_NUMBERED_LINE = re.compile(r"([ \t]{0,12})(\d{1,5})[.)](?:[ \t]+([^|\n]*)|(\r?))\n")
+"""A whole line that is a numbered item and nothing the line loop reads otherwise (no ``|``):
+``_ITEM``'s ``num`` branch, its body running to the line's end (a ``\r`` before the newline
+is not part of it)."""
+_ATX_BEFORE_ATX = re.compile(r"(#{1,6})(?:[ \t]+|(?=\r?\n))([^\n]*)\n(?=#)")
+"""An ATX heading opening its line (``_ATX`` with no indent) whose next line opens with ``#``:
+the heading is not wrapped onto it (``_wrapped_heading`` needs an indented line)."""
 _POSITION = attrgetter("start", "body")
 _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
@@ -248,6 +257,56 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         current = None
 
     while pos <= n:
+        if fence is None and pos < last_line and (m := _NUMBERED_LINE.match(text, pos)):
+            # A run of numbered items of one line each ("1. Lewis …", a flood of "2005."), read
+            # without the line loop's tests: each is an item, and closes the block above it.
+            close()
+            while True:
+                nl = m.end() - 1
+                content_end = nl - 1 if text[nl - 1] == "\r" else nl
+                line_no += 1
+                line_starts.append(pos)
+                indent, number = m.group(1, 2)
+                body = m.start(3)
+                if body == -1:
+                    body = content_end
+                item_level = len(indent.expandtabs(4)) if indent else 0
+                item_label = str(int(number))
+                item_marker = text[m.end(1) : body].strip()
+                start, pos = pos, nl + 1
+                if pos >= last_line or (m := _NUMBERED_LINE.match(text, pos)) is None:
+                    current = _Builder(  # the next line may continue it
+                        ITEM, start, body, content_end, line_no, level=item_level, label=item_label,
+                        marker=item_marker,
+                    )  # fmt: skip
+                    break
+                blocks.append(
+                    Block(
+                        ITEM, start, body, content_end, line_no, item_level, item_label, item_marker
+                    )
+                )
+            continue
+        if fence is None and text.startswith("#", pos) and (m := _ATX_BEFORE_ATX.match(text, pos)):
+            # A run of ATX headings, each followed by another ("# a" lines): no heading in it
+            # is wrapped onto the next line, which opens with "#". The last is the loop's.
+            close()
+            while True:
+                nl = m.end() - 1
+                content_end = nl - 1 if text[nl - 1] == "\r" else nl
+                line_no += 1
+                line_starts.append(pos)
+                title = text[m.start(2) : content_end].lstrip(" \t\r")  # _trim, by C calls
+                body = content_end - len(title)
+                title = title.rstrip(" \t\r")
+                hend = body + len(title)
+                stripped = title.rstrip("#")
+                if len(stripped) != len(title) and (not stripped or stripped[-1] in " \t"):
+                    hend = body + len(stripped.rstrip(" \t"))
+                blocks.append(Block(HEADING, pos, body, hend, line_no, m.end(1) - pos))
+                pos = nl + 1
+                if (m := _ATX_BEFORE_ATX.match(text, pos)) is None:
+                    break
+            continue
         if fence is None and pos < last_line and text[pos] not in _OPENS_BLOCK:
             if pos > special_at:  # where the next line the loop must read starts
                 if _SPECIAL_HERE.match(text, pos) is not None:
@@ -486,7 +545,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     return blocks, code, line_starts
 
 
-_WRAPPED = re.compile(
+_WRAPPED = LazyPattern(
     r"(?:[ ]{2,3}(?![-*+•][ \t]|\d{1,3}[.)][ \t]|[#>|])|[ \t]{2,}(?=[a-z(]))[^\n]*\S"
 )
 

@@ -26,6 +26,7 @@ from attrs import frozen
 from groundcheck.document.authors import looks_like_authors, split_authors
 from groundcheck.document.blocks import CELL, CODE, HEADING, ITEM, LABEL_LEVEL, PARAGRAPH, Block
 from groundcheck.document.segment import WINDOW, Parts, segment
+from groundcheck.text import LazyPattern
 
 __all__ = ["Entry", "bibtex_entries", "find_entries", "is_reference_heading"]
 
@@ -44,7 +45,7 @@ class Entry:
     section: str | None = None
 
 
-_NAME = re.compile(
+_NAME = LazyPattern(
     r"(?:(?:key|selected|additional|cited|primary|main|full|complete|academic|web|other|"
     r"online|external)\s+)?"
     r"(?:references?|sources?|bibliography|bibliographies|citations?|works\s+cited|"
@@ -93,7 +94,7 @@ _PREFILTER = re.compile(r"(?<![\d./:-])(?:1[6-9]|20)\d{2}(?!\d|\.\d)")
 _YEAR_CORE = re.compile(r"(?:1[6-9]|20)\d{2}")
 """Where :data:`_PREFILTER` can match, found once per text: every match of it starts at one
 of these (a year it accepts follows no digit, so no earlier year here can overlap it)."""
-_ID_OR_URL = re.compile(r"https?://|\bdoi\s*:|\barxiv\s*:|\b10\.\d{4,9}/|\b\d{4}\.\d{4,5}\b", re.I)
+_ID_OR_URL = LazyPattern(r"https?://|\bdoi\s*:|\barxiv\s*:|\b10\.\d{4,9}/|\b\d{4}\.\d{4,5}\b", re.I)
 _TITLE_HEADER = re.compile(r"(?i)title|paper|name|work|article|publication|source|reference")
 _AUTHOR_HEADER = re.compile(r"(?i)author")
 _YEAR_HEADER = re.compile(r"(?i)year|date")
@@ -171,6 +172,18 @@ def find_entries(
                 return False
         return _strong(text, start, end, ids)
 
+    names: dict[str, bool] = {}  # heading text -> names a reference list (headings repeat)
+
+    def reference_heading(block: Block) -> bool:
+        """:func:`is_reference_heading`, once per heading text (what it reads of a heading)."""
+        if block.marker == "\\bib":
+            return True
+        head = text[block.body : min(block.end, block.body + 80)]
+        known = names.get(head)
+        if known is None:
+            known = names[head] = is_reference_heading(text, block)
+        return known
+
     def flush_item() -> None:
         nonlocal open_item
         if open_item is not None:
@@ -207,7 +220,7 @@ def find_entries(
                 flush_rows()
                 section_level = section = None
                 item_indent = None
-            if is_reference_heading(text, block):
+            if reference_heading(block):
                 flush_item()
                 flush_rows()
                 section_level = level
@@ -221,7 +234,8 @@ def find_entries(
                 continue
             flush_item()
             syntax = block.marker[:1] in ("[", "【") or block.marker.startswith("\\bibitem")
-            if in_section or syntax or strong(block.body, block.end):
+            # (an item with no text after its number is no entry's shape: strong is False)
+            if in_section or syntax or (block.end > block.body and strong(block.body, block.end)):
                 open_item, open_end = block, block.end
                 item_indent = block.level
             continue
@@ -244,7 +258,7 @@ def find_entries(
     return entries
 
 
-_PLACEHOLDER = re.compile(r"[*_]{0,3}(?:\[[^\[\]\n]{1,160}\]|\([^()\n]{1,160}\))[*_]{0,3}[.:]?")
+_PLACEHOLDER = LazyPattern(r"[*_]{0,3}(?:\[[^\[\]\n]{1,160}\]|\([^()\n]{1,160}\))[*_]{0,3}[.:]?")
 
 
 def _placeholder(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()) -> bool:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from groundcheck.document.authors import looks_like_authors, reads_as_authors, split_authors
+from groundcheck.text import LazyPattern
 
 __all__ = ["Parts", "segment"]
 
@@ -50,7 +51,7 @@ class Parts:
 
 
 _URL = re.compile(r"https?://[^\s<>\"'`\])]+|\bwww\.[^\s<>\"'`\])]+")
-_ID_HEAD = re.compile(
+_ID_HEAD = LazyPattern(
     r"(?i)\b(?:doi|arxiv|pmid|pmcid|isbn|issn|openreview|acl)\s*:\s*\S|\b10\.\d{4,9}/\S"
     r"|\b\d{4}\.\d{4,5}\b"
 )
@@ -58,15 +59,15 @@ _QUOTED = re.compile(
     r"\"([^\"\n]{4,400})\"|“([^”\n]{4,400})”|‘([^’\n]{4,400})’|``([^'\n]{4,400})''"
     r"|«([^»\n]{4,400})»|(?<![\w'])'([^'\n]{4,400})'(?=[\s,.;:]|$)"
 )
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{2,400}?)(?<=\S)\1(?![*\w])")
+_EMPHASIS = LazyPattern(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{2,400}?)(?<=\S)\1(?![*\w])")
 _LINK = re.compile(r"\[([^\[\]\n]{2,400})\]\(([^()\s]{1,2000})\)")
 _YEAR_PAREN = re.compile(r"\(\s*((?:1[6-9]|20)\d{2})[a-z]?\b[^()\n]{0,40}\)|\(\s*n\.\s?d\.\s*\)")
-_BARE_YEAR = re.compile(r"(?:^|[.,]\s+)((?:1[6-9]|20)\d{2})[a-z]?\.(?=\s|$)")
-_YEAR_DASH = re.compile(r"[,.]?\s((?:1[6-9]|20)\d{2})[a-z]?\s+[-–—|:]\s+")
+_BARE_YEAR = LazyPattern(r"(?:^|[.,]\s+)((?:1[6-9]|20)\d{2})[a-z]?\.(?=\s|$)")
+_YEAR_DASH = LazyPattern(r"[,.]?\s((?:1[6-9]|20)\d{2})[a-z]?\s+[-–—|:]\s+")
 """'Xu et al. 2018 - Strategyproof Peer Selection': a year, then a separator, then the title."""
 _ANY_YEAR = re.compile(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
 _SENTENCE_END = re.compile(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
-_SEPARATOR = re.compile(r"\s[-–—|]\s|\s\(|\s\[")
+_SEPARATOR = LazyPattern(r"\s[-–—|]\s|\s\(|\s\[")
 _PIPE = re.compile(r"\s\|\s")
 _HOLDS_CITATION = re.compile(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
 """What makes a parenthesis after a title a citation or a site, not part of the title:
@@ -377,7 +378,7 @@ def _strip_year(prefix: str) -> str:
     return _BARE_YEAR.sub("", _YEAR_PAREN.sub("", prefix))
 
 
-_AFTER_NAME = re.compile(
+_AFTER_NAME = LazyPattern(
     r"[-–—,:;\s(]*((?:[A-ZÀ-ÖØ-Þ][\w'’\-]{1,40}[ ,]{0,2}){1,4}?"
     r"(?:et\.? al\.?|(?:and|&) [A-ZÀ-ÖØ-Þ][\w'’\-]{1,40})?)[,\s(]{0,3}((?:1[6-9]|20)\d{2})"
 )

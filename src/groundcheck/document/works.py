@@ -583,10 +583,19 @@ def build_works(
     # Inline identifiers: their titles, then one work per identifier (or the entry's).
     paired: set[int] = set()
     for b in builders:
-        pairing = _Pairing(b.doc, b.inline_ids, b.free_titles) if b.source is None else None
+        # With no title to pair (a run of bare ids), no id has one beside it: none is sought.
+        pairing = (
+            _Pairing(b.doc, b.inline_ids, b.free_titles)
+            if b.source is None and b.free_titles
+            else None
+        )
         for c in b.inline_ids:
             beside = pairing.beside(c) if pairing is not None else None
-            work = next((owner[k] for k in c.keys if k in owner), None)
+            work = None
+            for k in c.keys:
+                work = owner.get(k)
+                if work is not None:
+                    break
             if work is None:
                 work = _Draft(INLINE, c.start, c.end, b.source, b.doc)
                 drafts.append(work)
@@ -635,10 +644,12 @@ def build_works(
     by_name: dict[tuple[str, int], _Draft] | None = None
     unresolved: list[Marker] = []
     author_markers: list[Marker] = []
-    inline = sorted(
-        ((c.start, c.end, owner[c.keys[0]]) for c in report.inline_ids if c.keys[0] in owner),
-        key=lambda x: x[0],
-    )
+    inline: list[tuple[int, int, _Draft]] = []
+    for c in report.inline_ids:
+        owned = owner.get(c.keys[0])
+        if owned is not None:
+            inline.append((c.start, c.end, owned))
+    inline.sort(key=lambda x: x[0])
     inline_starts = [s for s, _, _ in inline]
     for m, certain in doc.author_years:
         if doc.entry_at(m.start) is not None:

@@ -102,9 +102,12 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ID_LIKE = LazyPattern(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
-_ID_LIKE_CASED = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+_ID_LIKE_CASED = re.compile(r"\.(?<=\d{4}\.)\d{4}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """``_ID_LIKE`` but its one case-insensitive branch (``arxiv``), for an ASCII text whose
-lowered copy is asked for that word instead."""
+lowered copy is asked for that word instead. Each branch opens with a literal (an arXiv-like
+number is found from its dot, with four digits before and four after: the same texts match,
+the answer is only whether one is there), so the search skips to the characters that can open
+a branch instead of trying a digit test at every position."""
 _ET_AL = re.compile(r"(?i)\bet\s+al\b")
 _AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
 """'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
@@ -213,7 +216,10 @@ class TitleExtractor:
                 or ("(" in text and _AUTHOR_YEAR.search(text))
             ):
                 return None
-            normalized = normalize_title(text)  # itself a byte translation on plain ASCII
+            # normalize_title's own ASCII path (a byte translation), on the copy lowered above
+            normalized = (
+                _plain_words(lowered) if _NOT_PLAIN.isdisjoint(text) else normalize_title(text)
+            )
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
             return None
@@ -296,9 +302,24 @@ class TitleExtractor:
                 end = closers.closing(m.end(), m.group(1))
                 if end is not None:
                     add(m.end(), end, "bibtex")
+        # A heading's title is read from the heading's text alone, so headings written alike
+        # (a report's repeated "## Summary", a flood of "# a") are judged once.
+        headings: dict[str, tuple[int, Mention | None]] = {}
         for block in blocks:
             if block.kind == HEADING and block.level < LABEL_LEVEL:
-                add(*heading_title(text, block.body, block.end), "heading")
+                body = text[block.body : block.end]
+                known = headings.get(body)
+                if known is None:
+                    at, stop = heading_title(body, 0, len(body))
+                    known = headings[body] = (at, self._mention(body, at, stop, "heading"))
+                at, mention = known
+                if mention is None or (code and document.in_code(block.body + at)):
+                    continue
+                shift = block.body
+                mention = Mention(
+                    mention.identifier, mention.start + shift, mention.end + shift, kind="heading"
+                )
+                found.setdefault((mention.start, mention.end), mention)
         for opener, closer, pattern in _QUOTES:
             for start, end in _quoted(text, opener, closer, pattern):
                 add(start, end, "quoted")
@@ -318,9 +339,10 @@ class TitleExtractor:
             if block.kind == CELL and block.level == 0:
                 add(block.body, block.end, "cell")
         beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
+        letters = _Letters(text)
         for ident in idents:
             if ident.malformed is None:
-                span = adjacent_title(text, ident.start, ident.end)
+                span = _adjacent_title(text, ident.start, ident.end, letters)
                 if span is not None and span not in beside:
                     beside.add(span)
                     add(span[0], span[1], "adjacent")
@@ -541,6 +563,42 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     "2101.03961 Switch Transformers: ..." line, the words after. Bounded by the line, by
     sentence ends and by 300 characters, so a paragraph is never taken for a title.
     """
+    return _adjacent_title(text, id_start, id_end, _Letters(text))
+
+
+class _Letters:
+    """Where the first letter of a span of one text is, remembering one letter-free stretch.
+
+    The ids of a text are asked about in order, each for the line around it (300 characters
+    either side at most): in a run of ids with no letter (a DOI flood) the windows overlap,
+    and searching each in full costs 600 character steps an id. The stretch last found free
+    of letters is not searched again, so the run costs one pass. The answer is the search's.
+    """
+
+    __slots__ = ("_free_end", "_free_start", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._free_start = self._free_end = 0  # text[_free_start:_free_end] has no letter
+
+    def first(self, start: int, end: int) -> int | None:
+        """Offset of the first letter in ``text[start:end]``, or None."""
+        grows = self._free_start <= start <= self._free_end
+        at = self._free_end if grows else start
+        if at >= end:
+            return None
+        m = _LETTER.search(self._text, at, end)
+        stop = end if m is None else m.start()
+        if grows:
+            self._free_end = stop
+        else:
+            self._free_start, self._free_end = start, stop
+        return None if m is None else stop
+
+
+def _adjacent_title(
+    text: str, id_start: int, id_end: int, letters: _Letters
+) -> tuple[int, int] | None:
     if (id_start == 0 or text[id_start - 1] == "\n") and (
         id_end == len(text) or text[id_end] == "\n"
     ):
@@ -552,9 +610,8 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     window_end = min(len(text), id_end + 300)
     line_end = text.find("\n", id_end, window_end)
     line_end = window_end if line_end == -1 else line_end
-    if _LETTER.search(text, line_start, id_start) is None and (
-        _LETTER.search(text, id_end, line_end) is None
-    ):
+    letter = letters.first(line_start, line_end)
+    if letter is None or (id_start <= letter < id_end and letters.first(id_end, line_end) is None):
         return None  # no letter either side, so no word: a run of ids (a DOI flood: 1 µs each)
     # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
     # character of the line before it (one C search per stop character, not a Python step

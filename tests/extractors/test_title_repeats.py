@@ -1,0 +1,100 @@
+"""Texts that repeat themselves (runs of ids, headings written alike) give the titles the
+finder gave before it remembered anything between them.
+
+The title finder now keeps, for one text, the stretch last found free of letters (so a run
+of ids with no word beside them is searched once, not 600 characters an id) and the title of
+each heading text it has read (so headings written alike are judged once). Both are
+compared with ``oracle/title_v2.py`` (the finder before either) on generated repetitive
+texts, and the letter memo with a plain search on any sequence of questions; the identifier
+test of a title candidate with the pattern it replaced.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundcheck.extractors.builtin import default_registry
+from groundcheck.extractors.pipeline import find_mentions
+from groundcheck.extractors.title import TitleExtractor, _Letters
+
+HERE = Path(__file__).resolve().parent
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "oracle_title_v2_repeats", HERE / "oracle" / "title_v2.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+OLD = _load()
+_ID_FINDERS = [e for e in default_registry().select(None) if e.name != "title"]
+_LETTER = re.compile(r"[^\W\d_]")
+
+_UNITS = st.sampled_from(
+    [
+        "10.1234/&#", "10.1234/", "2101.03961 ", "arXiv:2101.03961", "doi:10.1000/xyz ", " ",
+        "\n", "# ", "## ", "a", "Scaling Laws for Neural Language Models", "# a\n",
+        "## Switch Transformers: Scaling to Trillion Parameter Models\n", "### 1. Toy Models\n",
+        "# Related Work\n", "```\n", "(", ")", ". ", "; ", "**", '"', "é", "2005.\n1", "1. ",
+    ]
+)  # fmt: skip
+
+
+def _same_titles(text: str) -> None:
+    mentions = [m for m, _ in find_mentions(text, _ID_FINDERS)]
+    assert list(TitleExtractor().find_beside(text, mentions)) == list(
+        OLD.TitleExtractor().find_beside(text, mentions)
+    )
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.tuples(_UNITS, st.integers(1, 80)), max_size=8))
+def test_same_titles_in_a_repetitive_text(runs: list[tuple[str, int]]) -> None:
+    _same_titles("".join(unit * times for unit, times in runs))
+
+
+def test_same_titles_in_floods() -> None:
+    for unit in ("10.1234/&#", "10.1234/&#a", "# a\n", "## Scaling Laws for Neural Models\n"):
+        _same_titles(unit * 3000)
+        _same_titles("Dense Passage Retrieval for QA " + unit * 500 + " and more words here")
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet="a1.&/é\n ", max_size=200),
+    st.lists(st.tuples(st.integers(0, 210), st.integers(0, 210)), max_size=40),
+)
+def test_letters_answers_as_a_search(text: str, spans: list[tuple[int, int]]) -> None:
+    letters = _Letters(text)
+    for start, end in sorted(spans):  # the finder asks in text order, but any order is right
+        m = _LETTER.search(text, start, end)
+        assert letters.first(start, end) == (None if m is None else m.start())
+    for start, end in spans:
+        m = _LETTER.search(text, start, end)
+        assert letters.first(start, end) == (None if m is None else m.start())
+
+
+_OLD_ID_LIKE = re.compile(r"\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from([*"0123456789./ a:hw", "http", "www", "١٢"]), max_size=40))
+def test_id_like_pattern_finds_what_it_found(pieces: list[str]) -> None:
+    """The identifier test opens every branch with a literal now; it finds an id-like
+    number, DOI or link in exactly the texts where the old pattern did."""
+    from groundcheck.extractors.title import _ID_LIKE_CASED
+
+    text = "".join(pieces)
+    assert (_ID_LIKE_CASED.search(text) is None) == (_OLD_ID_LIKE.search(text) is None)
