@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundcheck.extractors.urlkey import canonical_url, split_url, unwrap
+from groundcheck.extractors.urlkey import canonical_url, split_url, unquote, unwrap
 
 PAIRS = [
     ("HTTP://Example.COM/a", "http://example.com/a", True),  # 1: scheme/host case
@@ -279,3 +279,12 @@ def test_any_text_is_a_key_or_a_value_error(text: str) -> None:
     """Arbitrary input never raises anything but ValueError."""
     with contextlib.suppress(ValueError):
         canonical_url(text)
+
+
+@given(st.text(alphabet=st.sampled_from("%2Fa0zé/-C3A9"), max_size=30) | st.text(max_size=30))
+def test_unquote_is_urllib_unquote(text: str) -> None:
+    """The lazily imported decoder answers what ``urllib.parse.unquote`` answers, with or
+    without an escape in the text (its fast path returns text without ``%`` as it is)."""
+    from urllib.parse import unquote as urllib_unquote
+
+    assert unquote(text) == urllib_unquote(text)

@@ -46,6 +46,8 @@ def unquote(string: str) -> str:
     >>> unquote("10.1000%2Fxyz")
     '10.1000/xyz'
     """
+    if "%" not in string:  # urllib's own first test: nothing to decode
+        return string
     from urllib.parse import unquote as decode
 
     return decode(string)
