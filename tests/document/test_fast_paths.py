@@ -10,11 +10,8 @@ and line shapes every branch of the scanner looks at.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import attrs
@@ -25,23 +22,16 @@ from hypothesis import strategies as st
 from groundcheck.document.blocks import scan
 from groundcheck.document.references import find_entries
 from groundcheck.evidence.walk import flatten
+from oracles import load_oracle
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"oracle_{name}", HERE / "oracle" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD_BLOCKS = _load("blocks_v1")
-_load("segment_v1")  # the oracle's reference finder cuts entries with the old segment()
-OLD_REFERENCES = _load("references_v1")
+OLD_BLOCKS = load_oracle(__file__, "blocks_v1")
+# the reference-finder oracle cuts entries with the old segment()
+load_oracle(__file__, "segment_v1")
+OLD_REFERENCES = load_oracle(__file__, "references_v1")
 
 
 def _scanned(scanner: Any, text: str) -> tuple[list[tuple[Any, ...]], list[Any], list[int]]:

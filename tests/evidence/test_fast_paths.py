@@ -9,12 +9,10 @@ benchmark's search results and on generated outputs built from the pieces every 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import attrs
@@ -29,26 +27,16 @@ from groundcheck.extractors.builtin import BUILTIN
 from groundcheck.extractors.title import TitleExtractor
 from groundcheck.model import TITLE_SCHEME, Mention
 from groundcheck.text import TextView
+from oracles import load_oracle
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 TITLE = next(e for e in BUILTIN if isinstance(e, TitleExtractor))
 
 
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"evidence_oracle_{name}", HERE / "oracle" / f"{name}.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD_WALK = _load("walk_v1")
-OLD_MENTIONS = _load("mentions_v1")
-OLD_LISTINGS = _load("listings_v1")
+OLD_WALK = load_oracle(__file__, "walk_v1")
+OLD_MENTIONS = load_oracle(__file__, "mentions_v1")
+OLD_LISTINGS = load_oracle(__file__, "listings_v1")
 
 
 def _ids(view: str) -> list[Mention]:

@@ -11,11 +11,6 @@ object twice) and on every extractor's output over generated texts; and a citati
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,21 +18,10 @@ from groundcheck.extractors.arxiv import find_arxiv_legacy
 from groundcheck.extractors.builtin import default_registry
 from groundcheck.extractors.pipeline import _run, resolve_overlaps
 from groundcheck.model import Citation, Identifier, Mention
+from oracles import load_oracle
 
-HERE = Path(__file__).resolve().parent
-
-
-def _oracle(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, HERE / "oracle" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD = _oracle("pipeline_v1")
-OLD_LEGACY = _oracle("arxiv_legacy_v1")
+OLD = load_oracle(__file__, "pipeline_v1")
+OLD_LEGACY = load_oracle(__file__, "arxiv_legacy_v1")
 
 _IDS = [Identifier("arxiv", "2005.11401"), Identifier("doi", "10.1/x"), Identifier("url", "u")]
 

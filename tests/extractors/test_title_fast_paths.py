@@ -10,10 +10,7 @@ every fixture in the repository and on generated lines.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -22,23 +19,13 @@ from hypothesis import strategies as st
 from groundcheck.extractors.builtin import default_registry
 from groundcheck.extractors.pipeline import find_mentions
 from groundcheck.extractors.title import TitleExtractor, adjacent_title, normalize_title
+from oracles import load_oracle
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "oracle_title_v1", HERE / "oracle" / "title_v1.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD = _load()
+OLD = load_oracle(__file__, "title_v1")
 _ID_FINDERS = [e for e in default_registry().select(None) if e.name != "title"]
 
 

@@ -11,11 +11,7 @@ test of a title candidate with the pattern it replaced.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
-from types import ModuleType
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,22 +19,9 @@ from hypothesis import strategies as st
 from groundcheck.extractors.builtin import default_registry
 from groundcheck.extractors.pipeline import find_mentions
 from groundcheck.extractors.title import TitleExtractor, _Letters
+from oracles import load_oracle
 
-HERE = Path(__file__).resolve().parent
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "oracle_title_v2_repeats", HERE / "oracle" / "title_v2.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD = _load()
+OLD = load_oracle(__file__, "title_v2")
 _ID_FINDERS = [e for e in default_registry().select(None) if e.name != "title"]
 _LETTER = re.compile(r"[^\W\d_]")
 

@@ -10,11 +10,8 @@ generated ones, under every rule set.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from hypothesis import given, settings
@@ -24,22 +21,14 @@ from groundcheck.extractors.title import normalize_title as extractor_normalize
 from groundcheck.grounding import title_rules
 from groundcheck.grounding.title_index import TitleIndex
 from groundcheck.grounding.title_rules import RULES, RuleSet, query_forms
+from oracles import load_oracle
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"oracle_{name}", HERE / "oracle" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-OLD_RULES = _load("title_rules_v1")
-OLD_INDEX = _load("title_index_v1")
+OLD_RULES = load_oracle(__file__, "title_rules_v1")
+OLD_INDEX = load_oracle(__file__, "title_index_v1")
 
 RULE_SETS = [RuleSet(), RuleSet.none()] + [RuleSet().without(r) for r in RULES]
 RULE_SETS += [RuleSet.none().only(r) for r in RULES]
