@@ -62,9 +62,21 @@ def normalize_title(title: str) -> str:
     >>> normalize_title(r"{BERT}: Pre-training of \emph{Deep} Bidirectional Transformers")
     'bert pre training of deep bidirectional transformers'
     """
-    if title.isascii() and _NOT_PLAIN.isdisjoint(title):
+    if title.isascii():
+        return _normalize_ascii(title, title.lower())
+    return _normalize_any(title)
+
+
+def _normalize_ascii(title: str, lowered: str) -> str:
+    """:func:`normalize_title` of an ASCII ``title`` whose lower case is ``lowered`` (the title
+    finder has that copy already)."""
+    if _NOT_PLAIN.isdisjoint(title):
         # Nothing to unescape, compose or strip, and casefold is lower: the same, sooner.
-        return _plain_words(title.lower())
+        return _plain_words(lowered)
+    return _normalize_any(title)
+
+
+def _normalize_any(title: str) -> str:
     text = html.unescape(title)
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
@@ -216,10 +228,7 @@ class TitleExtractor:
                 or ("(" in text and _AUTHOR_YEAR.search(text))
             ):
                 return None
-            # normalize_title's own ASCII path (a byte translation), on the copy lowered above
-            normalized = (
-                _plain_words(lowered) if _NOT_PLAIN.isdisjoint(text) else normalize_title(text)
-            )
+            normalized = _normalize_ascii(text, lowered)
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
             return None
