@@ -204,6 +204,19 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def _atx_title(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of an ATX heading's title in ``text[start:end]`` (the line after its ``#``):
+    trimmed, without a closing run of ``#`` that stands apart (``## Title ##``)."""
+    title = text[start:end].lstrip(" \t\r")  # as _trim does, by C-level strips
+    body = end - len(title)
+    title = title.rstrip(" \t\r")
+    hend = body + len(title)
+    stripped = title.rstrip("#")
+    if len(stripped) != len(title) and (not stripped or stripped[-1] in " \t"):
+        hend = body + len(stripped.rstrip(" \t"))
+    return body, hend
+
+
 def _label_heading(text: str, b: _Builder) -> Block | None:
     """A one-line paragraph that is a heading in all but syntax: ``**Sources**``, ``Notes:``."""
     line = text[b.body : b.end]
@@ -295,13 +308,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 content_end = nl - 1 if text[nl - 1] == "\r" else nl
                 line_no += 1
                 line_starts.append(pos)
-                title = text[m.start(2) : content_end].lstrip(" \t\r")  # _trim, by C calls
-                body = content_end - len(title)
-                title = title.rstrip(" \t\r")
-                hend = body + len(title)
-                stripped = title.rstrip("#")
-                if len(stripped) != len(title) and (not stripped or stripped[-1] in " \t"):
-                    hend = body + len(stripped.rstrip(" \t"))
+                body, hend = _atx_title(text, m.start(2), content_end)
                 blocks.append(Block(HEADING, pos, body, hend, line_no, m.end(1) - pos))
                 pos = nl + 1
                 if (m := _ATX_BEFORE_ATX.match(text, pos)) is None:
@@ -399,10 +406,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 fence = (m.group(1)[0], len(m.group(1)), pos, line_no)
             elif ch == "#" and (m := _ATX.match(text, pos, content_end)) is not None:
                 close()
-                body, hend = _trim(text, m.end(), content_end)
-                stripped = text[body:hend].rstrip("#")
-                if stripped != text[body:hend] and (not stripped or stripped[-1] in " \t"):
-                    hend = body + len(stripped.rstrip(" \t"))
+                body, hend = _atx_title(text, m.end(), content_end)
                 wrapped = _wrapped_heading(text, nl)
                 if wrapped is not None and hend > body:
                     hend = wrapped  # "### A long title\n  wrapped onto the next line"
