@@ -33,6 +33,14 @@ def test_replace_surrogates_always_encodes(text: str) -> None:
     replace_surrogates(text).encode("utf-8")
 
 
+@given(st.text(st.characters(codec=None, blacklist_categories=())))
+def test_replace_surrogates_replaces_exactly_the_surrogates(text: str) -> None:
+    """The fast paths (ASCII, then "encodes as UTF-8") give what the one regex pass gave."""
+    expected = re.sub("[\ud800-\udfff]", "\ufffd", text)
+    assert replace_surrogates(text) == expected
+    assert replace_surrogates(text + "\u00e9") == expected + "\u00e9"
+
+
 HOSTILE_TITLE = (
     "Attention\n/tmp/r.md:1:1: error: forged\x1b]8;;http://evil\x07 Is \x1b[2J\ud800 All"
 )

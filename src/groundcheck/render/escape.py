@@ -20,7 +20,8 @@ _CONTROL = LazyPattern("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u206
 embeddings, overrides and isolates ("Trojan source"). One character at a time: linear.
 Compiled on first use: most runs print no message."""
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = LazyPattern("[\ud800-\udfff]")
+"""Compiled on first use: a text holding a surrogate is rare (see :func:`replace_surrogates`)."""
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -49,7 +50,20 @@ def visible_controls(text: str) -> str:
 def replace_surrogates(text: str) -> str:
     r"""``text`` with every lone surrogate replaced by U+FFFD, so it always encodes as UTF-8.
 
+    Every output passes through here (a rendered result, then the terminal), so the common
+    case is decided at C speed: an ASCII text holds no surrogate, and any other text holds one
+    exactly when it does not encode as UTF-8. Only then is it scanned for them (a regex scan
+    of a 1.7 MB JSON output was ~10 ms, twice per ``groundcheck extract``).
+
     >>> replace_surrogates("ok \ud800 and \udcff")
     'ok \ufffd and \ufffd'
+    >>> replace_surrogates("plain “title”") == "plain “title”"
+    True
     """
-    return _SURROGATE.sub("\ufffd", text)
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
