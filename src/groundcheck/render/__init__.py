@@ -98,6 +98,14 @@ def _json(value: Any, ctx: RenderContext) -> str:
     return _json_text(data, ctx.indent)
 
 
+def _citations_json(value: Any, ctx: RenderContext) -> str:
+    if ctx.indent is not None or not isinstance(value, (list, tuple)):
+        return _json(value, ctx)
+    from groundcheck.render.citations import citations_json
+
+    return citations_json(value) + "\n"
+
+
 def _rate_text(value: Any, ctx: RenderContext) -> str:
     from groundcheck.render.rates import rate_text
 
@@ -137,7 +145,7 @@ RENDERERS: Mapping[tuple[str, str], Renderer] = MappingProxyType(
         ("verdict", "github"): _verdict_github,
         ("verdict", "html"): _verdict_html,
         ("citations", "text"): _citations_text,
-        ("citations", "json"): _json,
+        ("citations", "json"): _citations_json,
         ("rate", "text"): _rate_text,
         ("rate", "json"): _json,
         ("rate", "html"): _rate_html,
