@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 __all__ = [
+    "char_positions",
     "hint_positions",
     "hints_in",
     "lowered",
@@ -108,12 +109,51 @@ def needle_positions(text: str, needle: str) -> list[int]:
     low = lowered(text)
     stem = _STEMS.get(needle)
     found: list[int]
+    rare = _RARE_LETTER.get(needle) if memo is not None else None
     if stem is not None:  # one scan for the stem serves every needle that starts with it
         found = [at for at in needle_positions(text, stem) if low.startswith(needle, at)]
+    elif rare is not None and memo is not None:
+        found = _through_letter(memo, low, needle, *rare)
     else:
         found = _find_all(low, needle)
     if memo is not None:
         memo[needle] = found
+    return found
+
+
+_RARE_LETTER = {"xiv": ("x", 0), "openalex": ("x", 7)}
+"""Needles holding a letter that is rare in prose (``x``: arXiv, alphaxiv, OpenAlex), with its
+offset in the needle. The offsets of that letter are found once per text with a
+single-character search (memchr) and each needle is read off them, instead of one full-text
+scan per needle; a text where the letter is not rare takes the scans."""
+
+_LETTER_SHARE = 64
+"""A letter is used as in :data:`_RARE_LETTER` while it occurs at most once per this many
+characters: up to there visiting each occurrence costs less than the two scans it replaces."""
+
+
+def _through_letter(memo: dict[str, Any], low: str, needle: str, letter: str, k: int) -> list[int]:
+    """:func:`_find_all` ``(low, needle)``, read off the offsets of ``letter`` (at ``k`` in
+    ``needle``, which holds it once) when it is rare in ``low``."""
+    key = "\x00letter" + letter
+    if key not in memo:
+        memo[key] = _letter_positions(low, letter, len(low) // _LETTER_SHARE)
+    letters: list[int] | None = memo[key]
+    if letters is None:
+        return _find_all(low, needle)
+    return [at - k for at in letters if at >= k and low.startswith(needle, at - k)]
+
+
+def _letter_positions(low: str, letter: str, limit: int) -> list[int] | None:
+    """Every offset of the one character ``letter`` in ``low``, or None past ``limit`` of them
+    (the cost stays linear: at most ``limit`` steps before giving up)."""
+    found: list[int] = []
+    at = low.find(letter)
+    while at != -1:
+        if len(found) == limit:
+            return None
+        found.append(at)
+        at = low.find(letter, at + 1)
     return found
 
 
@@ -141,6 +181,28 @@ def _anchors(text: str, anchor: str) -> list[int] | None:
             return None
         found.append(at)
         at = text.find(anchor, at + 1)
+    return found
+
+
+def char_positions(text: str, char: str) -> list[int] | None:
+    """Every offset of the one character ``char`` in a long ``text``, or None when it is too
+    common there (more than once per ``_ANCHOR_SHARE`` characters) or the text is short.
+
+    Found once per text (a memchr-speed search per occurrence) and shared: the ``/`` of a text
+    serve :func:`needle_near` and the old-style arXiv ids, which start at one. A caller given
+    None runs its own scan. Read the list, never change it.
+
+    >>> long = "a" * 5000 + "/b/"
+    >>> char_positions(long, "/"), char_positions("/" * 5000, "/"), char_positions("a/b", "/")
+    ([5000, 5002], None, None)
+    """
+    memo = _memo(text)
+    if memo is None:
+        return None
+    key = "\x00char" + char
+    if key not in memo:
+        memo[key] = _anchors(text, char)
+    found: list[int] | None = memo[key]
     return found
 
 
@@ -187,7 +249,7 @@ def needle_near(text: str, needle: str, anchor: str, offsets: range) -> list[int
         return _with_anchor(text, needle_positions(text, needle), anchor, offsets)
     key = "\x00anchor" + anchor
     if key not in memo:
-        anchors = _anchors(text, anchor)
+        anchors = char_positions(text, anchor)
         memo[key] = None if anchors is None else (anchors, _windows(text, anchors))
     kept: tuple[list[int], str] | None = memo[key]
     if kept is None:  # the anchor is too common to be worth it: search the whole text

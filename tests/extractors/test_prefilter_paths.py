@@ -1,0 +1,105 @@
+"""The cheaper ways of finding where to look give the places the full-text scans gave.
+
+Three scans became reads of offsets found at memchr speed, on long texts only (a memo is kept
+from 4,096 characters on, so the tests below pad every text past that):
+
+- ``xiv`` and ``openalex`` are read off the offsets of ``x`` (``hints._through_letter``),
+  while ``x`` is rare; before, each was a ``str.find`` scan of the whole text;
+- old-style arXiv ids are matched at each ``/`` of the text (``arxiv._legacy_tails``), while
+  ``/`` is rare; before, ``_LEGACY_TAIL.finditer``;
+- bare ISBN-13s are matched where ``97`` starts (``isbn._bare_matches``); before,
+  ``"97" in text`` and ``_BARE.finditer``.
+
+Each is compared with the scan it replaced, on generated texts dense in the literals, the
+identifiers and the traps around them, and on floods where the letter or the slash is common
+(which take the old scans again).
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from groundcheck.extractors import arxiv, hints, isbn
+from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
+from groundcheck.extractors.hints import _find_all, _lower, needle_positions
+from groundcheck.extractors.openalex import find_openalex
+
+_FRAGMENTS = [
+    "x", "X", "xiv", "XIV", "arXiv:", "alphaxiv.org/abs/", "openalex", "OpenAlex: W2741809807",
+    "openalex.org/W123456", "openaleX", "/", "//", "hep-th/9711200", "math.AG/0601001v2",
+    "cs/0701001", "/9711200", "hep-th/97112000", "97", "978-0-262-03561-3", "979-10-90636-07-1",
+    "978-0-262-03561-3-4", "/978-0-262-03561-3", "ISBN 978-0-262-03561-3", "9797", " ", "\n",
+    "2005.11401", "\u0130", "\u212a", "-", ".",
+]  # fmt: skip
+_PIECES = st.lists(
+    st.one_of(st.sampled_from(_FRAGMENTS), st.text("ax/97-. \n", max_size=6)), max_size=60
+).map("".join)
+
+
+def _long(text: str, filler: str) -> str:
+    """``text`` past the memo threshold, the filler on both sides (so offsets shift too)."""
+    pad = filler * (4200 // max(1, len(filler)) + 1)
+    return pad[:2100] + text + pad[:2100]
+
+
+def _fresh() -> None:
+    hints._cache = ()  # each text computed afresh, as its first reader sees it
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PIECES, st.sampled_from(["lorem ipsum ", "x", "xx y ", "a/b ", "7", " "]))
+def test_needles_read_off_the_letter_are_the_scanned_ones(core: str, filler: str) -> None:
+    text = _long(core, filler)
+    _fresh()
+    low = _lower(text)
+    for needle in ("xiv", "openalex", "5iv", "pm", "pmid"):
+        assert needle_positions(text, needle) == _find_all(low, needle)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PIECES, st.sampled_from(["lorem ipsum ", "/", "a/b ", "x ", " "]))
+def test_legacy_ids_at_each_slash_are_the_regex_search_ones(core: str, filler: str) -> None:
+    text = _long(core, filler)
+    _fresh()
+    found = [m.span() for m in arxiv._legacy_tails(text)]
+    assert found == [m.span() for m in arxiv._LEGACY_TAIL.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PIECES, st.sampled_from(["lorem ipsum ", "97", "9", "978-", " "]))
+def test_bare_isbns_where_97_starts_are_the_regex_search_ones(core: str, filler: str) -> None:
+    text = _long(core, filler)
+    _fresh()
+    found = [m.span() for m in isbn._bare_matches(text)]
+    assert found == [m.span() for m in isbn._BARE.finditer(text)]
+
+
+def test_the_finders_agree_on_both_paths() -> None:
+    """Long texts take the new paths, the same text in short pieces the old scans."""
+    core = (
+        "see arXiv:2005.11401 and hep-th/9711200, openalex.org/W2741809807, "
+        "ISBN 978-0-262-03561-3 and 978-0-262-03561-3; math.AG/0601001v2 xiv/9711200\n"
+    )
+    text = core * 60
+    assert len(text) > 4096
+    for finder in (find_arxiv, find_arxiv_legacy, find_openalex, isbn.find_isbn):
+        _fresh()
+        whole = sorted((m.start, m.end, str(m.identifier), m.malformed) for m in finder(text))
+        pieces = sorted(
+            (m.start + i * len(core), m.end + i * len(core), str(m.identifier), m.malformed)
+            for i in range(60)
+            for m in finder(core)
+        )
+        assert whole == pieces, finder.__name__
+
+
+def test_a_common_letter_or_slash_takes_the_scans() -> None:
+    text = ("x/" * 3000) + "arXiv hep-th/9711200 openalex:W2741809807 978-0-262-03561-3"
+    _fresh()
+    assert hints.char_positions(text, "/") is None
+    assert needle_positions(text, "xiv") == _find_all(_lower(text), "xiv")
+    assert [m.span() for m in arxiv._legacy_tails(text)] == [
+        m.span() for m in arxiv._LEGACY_TAIL.finditer(text)
+    ]
+    assert [str(m.identifier) for m in find_openalex(text)] == ["openalex:W2741809807"]
