@@ -132,6 +132,21 @@ def _take(groups: Iterator[re.Match[str]]) -> list[re.Match[str]]:
     return taken or [g]
 
 
+def _bare_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_BARE.finditer(text)``, tried only where ``97`` starts: its offsets are found by
+    substring search (the shared needle positions), where a regex search for the literal
+    visits every character. Matches do not overlap, as ``finditer``'s."""
+    resume = 0
+    match = _BARE.match
+    for at in needle_positions(text, "97"):
+        if at < resume:
+            continue
+        m = match(text, at)
+        if m is not None:
+            resume = m.end()
+            yield m
+
+
 def find_isbn(text: str) -> Iterator[Mention]:
     """ISBNs after an ISBN label (validated; a bad one is malformed) and bare hyphenated ISBN-13s.
 
@@ -164,10 +179,8 @@ def find_isbn(text: str) -> Iterator[Mention]:
                 end,
                 malformed=problem,
             )
-    if "97" not in text:
-        return
     k = 0
-    for m in _BARE.finditer(text):
+    for m in _bare_matches(text):
         before = text[m.start() - 1] if m.start() else ""
         if before and ((before.isascii() and before.isalnum()) or before in _NOT_BEFORE_BARE):
             continue
