@@ -17,6 +17,8 @@ identifiers and the traps around them, and on floods where the letter or the sla
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,3 +105,21 @@ def test_a_common_letter_or_slash_takes_the_scans() -> None:
         m.span() for m in arxiv._LEGACY_TAIL.finditer(text)
     ]
     assert [str(m.identifier) for m in find_openalex(text)] == ["openalex:W2741809807"]
+
+
+_ID_DOT_V1 = (
+    r"\.(?<=[0-9]{4}\.)(?:"
+    r"(?<=(?:0[1-9]|1[0-2])\.)[0-9]{4,5}(?:v[0-9]+)?(?![A-Za-z0-9])"
+    r"|[0-9]{3,6}v[0-9]+(?![A-Za-z0-9])"
+    r"|(?<=(?:19[5-9][0-9]|20[0-9]{2})\.)[A-Za-z])"
+)
+"""``arxiv._ID_DOT`` before its lookbehinds spelt their digits out (``[0-9]{4}``)."""
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text("0123456789.vVa-/ \u0661", max_size=80), st.integers(0, 5))
+def test_the_id_dot_scan_finds_what_it_found(text: str, pos: int) -> None:
+    old = re.compile(_ID_DOT_V1)
+    assert [m.span() for m in arxiv._ID_DOT.finditer(text, pos)] == [
+        m.span() for m in old.finditer(text, pos)
+    ]

@@ -214,15 +214,18 @@ bench_core prose: 45 ms with ``re`` (64 ms for ``_MODERN_TAIL``, whose 40,000 de
 each cost a Python step); ``regex`` takes 128 ms on this dot-anchored pattern, so ``re`` it is."""
 
 _ID_DOT = re.compile(
-    r"\.(?<=[0-9]{4}\.)(?:"
+    r"\.(?<=[0-9][0-9][0-9][0-9]\.)(?:"
     r"(?<=(?:0[1-9]|1[0-2])\.)[0-9]{4,5}(?:v[0-9]+)?(?![A-Za-z0-9])"
     r"|[0-9]{3,6}v[0-9]+(?![A-Za-z0-9])"
-    r"|(?<=(?:19[5-9][0-9]|20[0-9]{2})\.)[A-Za-z])"
+    r"|(?<=(?:19[5-9][0-9]|20[0-9][0-9])\.)[A-Za-z])"
 )
 """The one full-text scan for ids written ``NNNN.``: the dots where :data:`_MAYBE_VALID`
 matches (modern arXiv) or where an ACL Anthology id of a year 1950-2099 may start
 (``2020.acl-main.447``). Both extractors read the same list (:func:`id_dots`), so the text's
-dots are visited once for the two."""
+dots are visited once for the two. The lookbehinds spell their digits out (``[0-9][0-9]...``,
+not ``[0-9]{4}``): the same language, without a repeat (a call into the engine's counting
+loop) at each of the ~500,000 dots of 10 MB of prose, ~10% of this scan (217 M -> 196 M
+instructions)."""
 
 
 def _id_dots(text: str) -> list[int]:
