@@ -16,7 +16,6 @@ plus digits without leading zeros. ``PMID.N`` and ``PMC<n>.<v>`` carry a version
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.hints import hints_in, lowered, needle_positions
@@ -57,7 +56,7 @@ and a list after one label (``PMIDs: 1, 2 and 3``). ``PubMed`` alone needs ``:``
 "searched PubMed 2010-2020" names no paper. Runs of blanks are bounded, so a flood of spaces
 costs a constant per label."""
 _LIST_ITEM = LazyPattern(r"([0-9]+)(?:\.([1-9][0-9]?)(?![0-9]))?")
-_PMID_URL = re.compile(
+_PMID_URL = LazyPattern(
     r"(?<![A-Za-z0-9-])(?:[Pp][Uu][Bb][Mm][Ee][Dd]\.[Nn][Cc][Bb][Ii]\.[Nn][Ll][Mm]\.[Nn][Ii][Hh]"
     r"\.[Gg][Oo][Vv]/|(?i:ncbi\.nlm\.nih\.gov/pubmed/)|(?i:europepmc\.org/(?:article|abstract)/med/))"
     r"([0-9]+)(?![0-9])"
@@ -135,7 +134,7 @@ def find_pmid(text: str) -> Iterator[Mention]:
         if m is None:
             continue
         resume = m.end()
-        if m.re is _PMID_URL:
+        if m.re is _PMID_URL.compiled:
             yield _pmid_mention(m.group(1), m.start(1), m.end(1), None)
             continue
         for item in _LIST_ITEM.finditer(text, m.start(1), m.end(1)):
