@@ -324,9 +324,21 @@ def _written_malformed(text: str, context: _ArxivContext) -> Iterator[Mention]:
                     seen.add(candidate.start())
                     found.append(candidate.start())
         dots = sorted(found)
+    match = _MODERN_TAIL.match
     for dot in dots:
-        tail = _MODERN_TAIL.match(text, dot)
+        tail = match(text, dot)
         if tail is None:
+            continue
+        # What ``_modern(..., only_context=True)`` rejects whatever the context, decided
+        # without the call: a token with a version, and a plausible id of four digits before
+        # the dot (a tool output of 10,000 records names each id next to an "arxiv" hint).
+        seq, version = tail.group(1, 2)
+        if version is not None:
+            continue
+        left = dot - 4
+        if (left == 0 or not "0" <= text[left - 1] <= "9") and _plausible(
+            text[left:dot], seq, None
+        ):
             continue
         mention, needs_context = _modern(text, tail, context, only_context=True)
         if mention is not None and needs_context:
