@@ -123,3 +123,18 @@ def test_the_id_dot_scan_finds_what_it_found(text: str, pos: int) -> None:
     assert [m.span() for m in arxiv._ID_DOT.finditer(text, pos)] == [
         m.span() for m in old.finditer(text, pos)
     ]
+
+
+_SHORT_HEAD_V1 = r"(?<![0-9.])([0-9]{1,3})\.([0-9]+)(?:v([0-9]+))?(?![A-Za-z0-9])"
+"""``arxiv._SHORT_HEAD`` before its left boundary moved after the first digit."""
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text("0123456789.vVa-/ :", max_size=60), st.integers(0, 8), st.integers(0, 60))
+def test_the_short_head_scan_finds_what_it_found(text: str, pos: int, endpos: int) -> None:
+    old = re.compile(_SHORT_HEAD_V1)
+    new = arxiv._SHORT_HEAD.compiled
+    for args in ((text,), (text, pos), (text, pos, endpos)):
+        assert [(m.span(), m.groups()) for m in new.finditer(*args)] == [
+            (m.span(), m.groups()) for m in old.finditer(*args)
+        ]

@@ -74,9 +74,15 @@ the engine can search for it; the lookbehind then drops sentence dots and short 
 once. 3 and 6 digits are caught only to report them as malformed when the token is clearly
 written as an arXiv id."""
 
-_SHORT_HEAD = LazyPattern(r"(?<![0-9.])([0-9]{1,3})\.([0-9]+)(?:v([0-9]+))?(?![A-Za-z0-9])")
+_SHORT_HEAD = LazyPattern(
+    r"([0-9](?<![0-9.][0-9])[0-9]{0,2})\.([0-9]+)(?:v([0-9]+))?(?![A-Za-z0-9])"
+)
 """Fewer than four digits before the dot: malformed, but only looked for right after an arXiv
-prefix or URL (``arXiv:230.12345``), since elsewhere it is an ordinary number."""
+prefix or URL (``arXiv:230.12345``), since elsewhere it is an ordinary number. The left
+boundary (no digit or dot before the first digit) is tested after that digit, so the pattern
+starts with a digit and the engine skips to the digits of the window; written first
+(``(?<![0-9.])[0-9]{1,3}...``) it tried a match at every position of the 80 characters after
+each hint, twice the cost of this scan in a tool output of 10,000 records."""
 
 _ARXIV_CONTEXT = LazyPattern(
     r"(?:(?i:arxiv)(?:[ \t]*:[ \t]*|[ \t]+|\.)"
