@@ -43,7 +43,8 @@ def _run(
                 f"extractor {extractor.name!r} reported a span {mention.start}:{mention.end} "
                 f"outside a text of {n} characters"
             )
-    return [(m, extractor.name) for m in found]
+    name = extractor.name  # a property: read once, not once per mention
+    return [(m, name) for m in found]
 
 
 def find_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Mention, str]]:
