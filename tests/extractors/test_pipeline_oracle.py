@@ -113,6 +113,51 @@ def test_trusted_citation_equals_the_validated_one(args: tuple[object, ...]) -> 
     assert repr(trusted) == repr(checked) and hash(trusted) == hash(checked)
 
 
+@given(
+    st.text(min_size=1, max_size=6),
+    st.text(min_size=1, max_size=12),
+    st.none() | st.integers(0, 99),
+    st.integers(0, 10**6),
+    st.integers(0, 99),
+    st.none() | st.text(max_size=5),
+    st.lists(st.sampled_from(_IDS), max_size=2).map(tuple),
+    st.sampled_from(["", "url", "code"]),
+)
+def test_trusted_mentions_and_identifiers_equal_the_validated_ones(  # noqa: PLR0917
+    scheme: str,
+    ident: str,
+    version: int | None,
+    start: int,
+    length: int,
+    malformed: str | None,
+    aliases: tuple[Identifier, ...],
+    kind: str,
+) -> None:
+    """``Identifier._trusted`` and ``Mention._trusted`` (the arXiv and URL extractors' hot
+    loops) make the objects the validated constructors make: equal, same repr and hash,
+    frozen, and pickled alike."""
+    import pickle
+
+    import attrs
+
+    trusted_id = Identifier._trusted(scheme, ident, version)
+    checked_id = Identifier(scheme, ident, version)
+    assert trusted_id == checked_id and repr(trusted_id) == repr(checked_id)
+    assert hash(trusted_id) == hash(checked_id)
+    end = start + length
+    trusted = Mention._trusted(trusted_id, start, end, malformed, aliases, kind)
+    checked = Mention(checked_id, start, end, malformed=malformed, aliases=aliases, kind=kind)
+    assert trusted == checked and repr(trusted) == repr(checked) and hash(trusted) == hash(checked)
+    assert pickle.loads(pickle.dumps(trusted)) == checked
+    assert Mention._trusted(trusted_id, start, end) == Mention(checked_id, start, end)
+    try:
+        trusted.start = 0  # type: ignore[misc]
+    except attrs.exceptions.FrozenInstanceError:
+        pass
+    else:  # pragma: no cover - a failure
+        raise AssertionError("a trusted mention must be frozen")
+
+
 _LEGACY_PIECES = [
     "hep-th", "math", "math.AG", "cs", "physics", "q-bio", "HEP-TH", "\u212a", "\u017f",
     "\u0131", "\u0130", "/", "9711200", "0601001v2", "12345", " ", "\n", ".", "-", "arXiv.",

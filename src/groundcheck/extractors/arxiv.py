@@ -27,6 +27,11 @@ __all__ = [
 SCHEME = "arxiv"
 ARXIV = Scheme(SCHEME, "arXiv", "arXiv:")
 
+_MENTION = Mention._trusted
+_IDENTIFIER = Identifier._trusted
+"""The mentions below are placed from regex matches (``0 <= start < end``) and name
+``arxiv:<digits and a dot or a slash>``: made without the validators, one per id."""
+
 LEGACY_ARCHIVES: dict[str, tuple[int, int]] = {
     # archive: (first YYYYMM, last YYYYMM it issued ids under the old scheme)
     "hep-th": (199108, 200703),
@@ -298,8 +303,8 @@ def _modern(
             problem = f"arXiv ids have 4 or 5 digits after the dot, not {len(seq)}"
         else:
             problem = _modern_problem(yymm, seq, version)
-    mention = Mention(
-        Identifier(SCHEME, f"{yymm}.{seq}", int(version) if version else None),
+    mention = _MENTION(
+        _IDENTIFIER(SCHEME, f"{yymm}.{seq}", int(version) if version else None),
         left,
         m.end(),
         malformed=problem,
@@ -378,8 +383,8 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     yield from found
     for m in context.short_heads():
         head, seq, version = m.group(1, 2, 3)
-        yield Mention(
-            Identifier(SCHEME, f"{head}.{seq}", int(version) if version else None),
+        yield _MENTION(
+            _IDENTIFIER(SCHEME, f"{head}.{seq}", int(version) if version else None),
             m.start(),
             m.end(),
             malformed=f"arXiv ids have 4 digits before the dot, not {len(head)}",
@@ -395,8 +400,8 @@ def _find_arxiv_unfiltered(text: str) -> Iterator[Mention]:
             yield mention
     for m in context.short_heads():
         head, seq, version = m.group(1, 2, 3)
-        yield Mention(
-            Identifier(SCHEME, f"{head}.{seq}", int(version) if version else None),
+        yield _MENTION(
+            _IDENTIFIER(SCHEME, f"{head}.{seq}", int(version) if version else None),
             m.start(),
             m.end(),
             malformed=f"arXiv ids have 4 digits before the dot, not {len(head)}",
@@ -479,8 +484,8 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
         archive = a.group(1).lower()
         digits, version = m.group(1), m.group(2)
         problem = _legacy_problem(digits, version, archive)
-        yield Mention(
-            Identifier(SCHEME, f"{archive}/{digits}", int(version) if version else None),
+        yield _MENTION(
+            _IDENTIFIER(SCHEME, f"{archive}/{digits}", int(version) if version else None),
             start,
             m.end(),
             malformed=problem,

@@ -55,6 +55,10 @@ SCHEME = "url"
 URL = Scheme(SCHEME, "URL", "")
 """Cited as its key (``example.com/a``): the key is what two spellings of one page share."""
 
+_MENTION = Mention._trusted
+"""The URL mentions are placed from a candidate's span (``0 <= start < end``), or from a family
+finder's checked mention shifted by the URL's offset: made without the validators."""
+
 _RUN = LazyPattern(r"[^\s<>\"`{}|\\^\u3000-\u303f\uff00-\uffef]*")
 _SPLIT = LazyPattern(r"[,;](?=(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp])://)")
 _CJK_AFTER_PUNCT = LazyPattern(
@@ -235,7 +239,7 @@ def _first(found: Iterable[Mention], offset: int, not_before: int) -> Mention | 
             best = m
     if best is None:
         return None
-    return Mention(
+    return _MENTION(
         best.identifier,
         best.start + offset,
         best.end + offset,
@@ -382,7 +386,7 @@ def find_url(text: str) -> Iterator[Mention]:
                 longer = split_url(text[start:end])
                 key = Identifier(SCHEME, url_key(longer)) if longer is not None else key
             aliases = () if family.malformed else _dedupe((*family.aliases, key, *extra))
-            yield Mention(
+            yield _MENTION(
                 family.identifier,
                 start,
                 end,
@@ -405,7 +409,7 @@ def find_url(text: str) -> Iterator[Mention]:
             kind = "query"
         else:
             kind = ""
-        yield Mention(key, start, end, aliases=_dedupe(extra), kind=kind)
+        yield _MENTION(key, start, end, aliases=_dedupe(extra), kind=kind)
 
 
 URL_EXTRACTOR = FunctionExtractor(
