@@ -15,7 +15,14 @@ from attrs import evolve
 
 from groundcheck.document.works import WorkSet
 from groundcheck.grounding.titles import EvidenceTitles
-from groundcheck.model import Citation, CitedWork, EvidenceSet, Grounding, WorkGrounding
+from groundcheck.model import (
+    Citation,
+    CitedWork,
+    EvidenceSet,
+    Grounding,
+    Identifier,
+    WorkGrounding,
+)
 
 __all__ = ["NOT_CITATIONS", "ground", "ground_works"]
 
@@ -52,6 +59,7 @@ def _ground_each(
     titles: EvidenceTitles | None,
     threshold: float,
 ) -> Iterator[Grounding]:
+    returning: dict[tuple[Identifier, ...], tuple[str, ...]] = {}  # a work cited again
     for c in citations:
         if c.malformed is not None:
             yield Grounding(c)
@@ -62,7 +70,11 @@ def _ground_each(
             else:
                 yield Grounding(c, titles.calls_for(match.title), match.title, match.score)
         else:
-            yield Grounding(c, evidence.calls_returning(c.keys))
+            keys = c.keys
+            calls = returning.get(keys)
+            if calls is None:
+                calls = returning[keys] = evidence.calls_returning(keys)
+            yield Grounding(c, calls)
 
 
 def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkGrounding, ...]:
