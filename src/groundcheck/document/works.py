@@ -582,6 +582,9 @@ def build_works(
 
     # Inline identifiers: their titles, then one work per identifier (or the entry's).
     paired: set[int] = set()
+    # A work an identifier names, by the identifier object: an owner once set never changes,
+    # and a flood's citations share one object (hashing it is a Python call; its id is not).
+    owned_by: dict[int, _Draft] = {}
     for b in builders:
         # With no title to pair (a run of bare ids), no id has one beside it: none is sought.
         pairing = (
@@ -591,11 +594,16 @@ def build_works(
         )
         for c in b.inline_ids:
             beside = pairing.beside(c) if pairing is not None else None
-            work = None
-            for k in c.keys:
-                work = owner.get(k)
+            work = owned_by.get(id(c.identifier))  # the first key's owner comes first
+            if work is None:
+                work = owner.get(c.identifier)
                 if work is not None:
-                    break
+                    owned_by[id(c.identifier)] = work
+                else:
+                    for k in c.aliases:
+                        work = owner.get(k)
+                        if work is not None:
+                            break
             if work is None:
                 work = _Draft(INLINE, c.start, c.end, b.source, b.doc)
                 drafts.append(work)
@@ -646,7 +654,9 @@ def build_works(
     author_markers: list[Marker] = []
     inline: list[tuple[int, int, _Draft]] = []
     for c in report.inline_ids:
-        owned = owner.get(c.keys[0])
+        owned = owned_by.get(id(c.identifier))
+        if owned is None:
+            owned = owner.get(c.identifier)
         if owned is not None:
             inline.append((c.start, c.end, owned))
     inline.sort(key=lambda x: x[0])

@@ -15,14 +15,7 @@ from attrs import evolve
 
 from groundcheck.document.works import WorkSet
 from groundcheck.grounding.titles import EvidenceTitles
-from groundcheck.model import (
-    Citation,
-    CitedWork,
-    EvidenceSet,
-    Grounding,
-    Identifier,
-    WorkGrounding,
-)
+from groundcheck.model import Citation, CitedWork, EvidenceSet, Grounding, WorkGrounding
 
 __all__ = ["NOT_CITATIONS", "ground", "ground_works"]
 
@@ -59,7 +52,7 @@ def _ground_each(
     titles: EvidenceTitles | None,
     threshold: float,
 ) -> Iterator[Grounding]:
-    returning: dict[tuple[Identifier, ...], tuple[str, ...]] = {}  # a work cited again
+    returning: dict[tuple[int, int], tuple[str, ...]] = {}  # a work cited again
     for c in citations:
         if c.malformed is not None:
             yield Grounding(c)
@@ -70,10 +63,12 @@ def _ground_each(
             else:
                 yield Grounding(c, titles.calls_for(match.title), match.title, match.score)
         else:
-            keys = c.keys
-            calls = returning.get(keys)
+            # Keyed by the objects naming the work: a flood's citations share them (the
+            # extractor reads a repeated spelling once), and ints hash in C, Identifiers not.
+            named = (id(c.identifier), id(c.aliases))
+            calls = returning.get(named)
             if calls is None:
-                calls = returning[keys] = evidence.calls_returning(keys)
+                calls = returning[named] = evidence.calls_returning(c.keys)
             yield Grounding(c, calls)
 
 
@@ -101,7 +96,10 @@ def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkG
 def _ground_one(work: CitedWork, by_citation: dict[int, Grounding]) -> WorkGrounding:
     ids = [by_citation[id(c)] for c in work.identifiers if id(c) in by_citation]
     if work.identifiers:
-        calls = tuple(dict.fromkeys(call for g in ids for call in g.calls))
+        # Each distinct tuple of calls once (a flood's groundings share one): a tuple seen
+        # before adds no call, so the order of first appearance is the same.
+        distinct = {id(g.calls): g.calls for g in ids}
+        calls = tuple(dict.fromkeys(call for found in distinct.values() for call in found))
         return WorkGrounding(work, calls, "identifier" if calls else None)
     for t in work.titles:
         g = by_citation.get(id(t))
