@@ -17,8 +17,8 @@ import gc
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from itertools import accumulate
-from operator import attrgetter
+from itertools import accumulate, islice
+from operator import attrgetter, lt
 
 from attrs import frozen
 
@@ -156,6 +156,7 @@ _ATX_BEFORE_ATX = re.compile(r"(#{1,6})(?:[ \t]+|(?=\r?\n))([^\n]*)\n(?=#)")
 """An ATX heading opening its line (``_ATX`` with no indent) whose next line opens with ``#``:
 the heading is not wrapped onto it (``_wrapped_heading`` needs an indented line)."""
 _POSITION = attrgetter("start", "body")
+_START = attrgetter("start")
 _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
 
@@ -579,7 +580,9 @@ def _scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         code.append((fence[2], n))
         blocks.append(Block(CODE, fence[2], fence[2], n, fence[3]))
     close()
-    blocks.sort(key=_POSITION)
+    starts = list(map(_START, blocks))
+    if not all(map(lt, starts, islice(starts, 1, None))):  # mostly found in order already
+        blocks.sort(key=_POSITION)
     spans = _code_spans(text, blocks)
     if spans:
         code = sorted(code + spans)

@@ -235,7 +235,8 @@ def find_entries(
             if open_item is not None and item_indent is not None and block.level > item_indent:
                 open_end = block.end  # a sub-item belongs to the entry above it
                 continue
-            flush_item()
+            if open_item is not None:
+                flush_item()
             syntax = block.marker[:1] in ("[", "【") or block.marker.startswith("\\bibitem")
             # (an item with no text after its number is no entry's shape: strong is False)
             if in_section or syntax or (block.end > block.body and strong(block.body, block.end)):

@@ -180,6 +180,10 @@ class _Builder:
 
     def _assign_to_entries(self) -> None:
         by_start = {e.start: i for i, e in enumerate(self.doc.entries)}
+        if not by_start:  # no reference list: every identifier is inline, every title free
+            self.inline_ids = list(self.ids)
+            self.free_titles: list[Citation] = list(self.titles)
+            return
         for c in self.ids:
             entry = self.doc.entry_at(c.start)
             if entry is None:
@@ -187,7 +191,7 @@ class _Builder:
             else:
                 self.entries[by_start[entry.start]].ids.append(c)
         best: dict[int, tuple[tuple[int, int], Citation]] = {}
-        self.free_titles: list[Citation] = []
+        self.free_titles = []
         for t in self.titles:
             entry = self.doc.entry_at(t.start)
             if entry is None:

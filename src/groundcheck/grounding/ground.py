@@ -39,10 +39,12 @@ def ground(
     :data:`NOT_CITATIONS` are not citations at all.
     """
     kept = [c for c in citations if c.kind not in NOT_CITATIONS]
+    if cited is None:
+        return tuple(_ground_each(kept, evidence, titles, threshold))
     return tuple(
         g
         for g in _ground_each(kept, evidence, titles, threshold)
-        if cited is None or not g.citation.is_title or g.grounded or id(g.citation) in cited
+        if g.calls or id(g.citation) in cited or not g.citation.is_title
     )
 
 
