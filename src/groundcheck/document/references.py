@@ -155,18 +155,21 @@ def find_entries(
     rows: dict[int, list[Block]] = {}
     # Where a year can start: found once for the whole text when the blocks' heads together
     # are longer than it (an output of 130,000 short fields), else in each head (a long
-    # report of few blocks, where scanning every digit of the text would cost more).
-    years = (
-        [m.start() for m in _YEAR_CORE.finditer(text)] if len(blocks) * 300 > len(text) else None
-    )
+    # report of few blocks, where scanning every digit of the text would cost more). Found
+    # when first asked: a flood of items with no text after their numbers never asks.
+    whole = len(blocks) * 300 > len(text)
+    years: list[int] | None = None
 
     def strong(start: int, end: int) -> bool:
         """:func:`_strong`, skipped where no year can start within its first 300 characters."""
+        nonlocal years
         head = min(end, start + 300)
-        if years is None:
+        if not whole:
             if _YEAR_CORE.search(text, start, head) is None:
                 return False
         else:
+            if years is None:
+                years = [m.start() for m in _YEAR_CORE.finditer(text)]
             k = bisect_left(years, start)
             if k == len(years) or years[k] > head - 4:
                 return False
@@ -232,7 +235,8 @@ def find_entries(
             if open_item is not None and item_indent is not None and block.level > item_indent:
                 open_end = block.end  # a sub-item belongs to the entry above it
                 continue
-            flush_item()
+            if open_item is not None:
+                flush_item()
             syntax = block.marker[:1] in ("[", "【") or block.marker.startswith("\\bibitem")
             # (an item with no text after its number is no entry's shape: strong is False)
             if in_section or syntax or (block.end > block.body and strong(block.body, block.end)):

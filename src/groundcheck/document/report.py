@@ -12,6 +12,7 @@ import threading
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cached_property
+from operator import attrgetter
 
 from groundcheck.document.blocks import CELL, HEADING, Block, LineMap, scan
 from groundcheck.document.references import Entry, find_entries
@@ -20,6 +21,7 @@ from groundcheck.model import Marker
 __all__ = ["Document"]
 
 _LOCK = threading.Lock()
+_START = attrgetter("start")
 _LAST: list[Document] = []
 
 
@@ -37,7 +39,7 @@ class Document:
         self.blocks: tuple[Block, ...] = tuple(blocks)
         self.code: tuple[tuple[int, int], ...] = tuple(code)
         self.lines = LineMap(line_starts)
-        self._starts = [b.start for b in self.blocks]
+        self._starts = list(map(_START, self.blocks))
         self.entries: tuple[Entry, ...] = tuple(find_entries(text, blocks, sorted(ids)))
         self._entry_starts = [e.start for e in self.entries]
 

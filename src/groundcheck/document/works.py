@@ -180,6 +180,10 @@ class _Builder:
 
     def _assign_to_entries(self) -> None:
         by_start = {e.start: i for i, e in enumerate(self.doc.entries)}
+        if not by_start:  # no reference list: every identifier is inline, every title free
+            self.inline_ids = list(self.ids)
+            self.free_titles: list[Citation] = list(self.titles)
+            return
         for c in self.ids:
             entry = self.doc.entry_at(c.start)
             if entry is None:
@@ -187,7 +191,7 @@ class _Builder:
             else:
                 self.entries[by_start[entry.start]].ids.append(c)
         best: dict[int, tuple[tuple[int, int], Citation]] = {}
-        self.free_titles: list[Citation] = []
+        self.free_titles = []
         for t in self.titles:
             entry = self.doc.entry_at(t.start)
             if entry is None:
@@ -582,6 +586,9 @@ def build_works(
 
     # Inline identifiers: their titles, then one work per identifier (or the entry's).
     paired: set[int] = set()
+    # A work an identifier names, by the identifier object: an owner once set never changes,
+    # and a flood's citations share one object (hashing it is a Python call; its id is not).
+    owned_by: dict[int, _Draft] = {}
     for b in builders:
         # With no title to pair (a run of bare ids), no id has one beside it: none is sought.
         pairing = (
@@ -591,11 +598,16 @@ def build_works(
         )
         for c in b.inline_ids:
             beside = pairing.beside(c) if pairing is not None else None
-            work = None
-            for k in c.keys:
-                work = owner.get(k)
+            work = owned_by.get(id(c.identifier))  # the first key's owner comes first
+            if work is None:
+                work = owner.get(c.identifier)
                 if work is not None:
-                    break
+                    owned_by[id(c.identifier)] = work
+                else:
+                    for k in c.aliases:
+                        work = owner.get(k)
+                        if work is not None:
+                            break
             if work is None:
                 work = _Draft(INLINE, c.start, c.end, b.source, b.doc)
                 drafts.append(work)
@@ -646,7 +658,9 @@ def build_works(
     author_markers: list[Marker] = []
     inline: list[tuple[int, int, _Draft]] = []
     for c in report.inline_ids:
-        owned = owner.get(c.keys[0])
+        owned = owned_by.get(id(c.identifier))
+        if owned is None:
+            owned = owner.get(c.identifier)
         if owned is not None:
             inline.append((c.start, c.end, owned))
     inline.sort(key=lambda x: x[0])

@@ -9,6 +9,7 @@ percent-decoded and lower-cased, since DOIs compare case-insensitively.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
@@ -289,8 +290,116 @@ def find_doi(text: str) -> Iterator[Mention]:
     >>> [(m.identifier.id, [str(a) for a in m.aliases]) for m in find_doi(
     ...     "doi:10.1000/XYZ.123. And https://doi.org/10.48550/arXiv.2005.11401v2")]
     [('10.1000/xyz.123', []), ('10.48550/arxiv.2005.11401', ['arxiv:2005.11401'])]
+
+    A DOI outside any URL and not cut by a line break is read from its own characters alone:
+    a text that repeats one DOI (a reference list, a flood of ``10.1234/&#``) reads it once
+    (see :func:`_plain_reading`); the rest, :func:`_mention` reads in full.
     """
+    marks = _UrlMarks.of(text)
+    readings: dict[str, _Reading] = {}
+    n = len(text)
     for m in _CANDIDATE.finditer(text):
-        mention = _mention(text, m)
-        if mention is not None:
-            yield mention
+        start = m.start()
+        if start:
+            before = text[start - 1]
+            if before.isascii() and before.isalnum():
+                continue  # "110.1000/x", "v10.1000/x": part of another token
+            if marks is not None and marks.near(start):
+                mention = _mention(text, m)
+                if mention is not None:
+                    yield mention
+                continue
+        end = m.end()
+        if end < n and text[end] in _BREAKS:
+            mention = _mention(text, m)  # perhaps a DOI cut by a line break: read in full
+            if mention is not None:
+                yield mention
+            continue
+        raw = m.group()
+        reading = readings.get(raw)
+        if reading is None:
+            reading = readings[raw] = _plain_reading(m)
+        problem, identifier, length, aliases = reading
+        if problem is None:
+            yield _placed(identifier, start, start + length, aliases, None)
+        elif _DOI_CONTEXT.search(text, max(0, start - 12), start) is not None:
+            yield _placed(identifier, start, start + length, (), problem)
+
+
+_BREAKS = frozenset("\r\n\v\f\x85\u2028\u2029")
+"""What :data:`_CONTINUATION` starts with: after a DOI, the only way its reading may depend on
+the next line."""
+
+_Reading = tuple[str | None, Identifier, int, tuple[Identifier, ...]]
+"""What a DOI outside any URL reads as: (problem, identifier, span length, aliases)."""
+
+
+def _plain_reading(m: re.Match[str]) -> _Reading:
+    """:func:`_mention` for a candidate outside any URL and not followed by a line break,
+    from the candidate's own characters: the same problem, identifier, span and aliases.
+    (A malformed reading is reported only after ``doi:`` or ``doi.org/``, which the caller
+    looks for, the one thing that depends on the characters before the candidate.)"""
+    registrant = m.group(1)
+    suffix = _trim(m.group(2))
+    base = m.start()
+    first = registrant.split(".", 1)[0]
+    problem = None
+    if not 4 <= len(first) <= 9:
+        problem = f"DOI registrant codes have 4 to 9 digits, not {len(first)} ({first})"
+    elif not suffix:
+        problem = "DOI has no suffix after the slash"
+    if problem is not None:
+        end = m.start(2) + len(suffix) if suffix else m.start(2)
+        raw_key = normalize_doi(m.string[base:end]).rstrip("/") or "10."
+        return problem, Identifier(SCHEME, raw_key), end - base, ()
+    identifier, aliases = _identify(registrant, suffix, None)
+    return None, identifier, m.start(2) + len(suffix) - base, aliases
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def _placed(
+    identifier: Identifier,
+    start: int,
+    end: int,
+    aliases: tuple[Identifier, ...],
+    malformed: str | None,
+) -> Mention:
+    """``Mention(identifier, start, end, malformed, aliases)`` without its validators: the
+    offsets come from a match (non-negative, ``end >= start``)."""
+    new = _NEW(Mention)
+    _SET(new, "identifier", identifier)
+    _SET(new, "start", start)
+    _SET(new, "end", end)
+    _SET(new, "malformed", malformed)
+    _SET(new, "aliases", aliases)
+    _SET(new, "kind", "")
+    return new
+
+
+_URL_MARK = LazyPattern(r"://|www\.|WWW\.")
+
+
+class _UrlMarks:
+    """Where ``://`` and ``www.`` occur in a text, so a DOI with none in the
+    :data:`_URL_WINDOW` before it is known to sit in no URL without looking back
+    (:func:`_url_around` would find neither and answer None)."""
+
+    __slots__ = ("_at",)
+
+    def __init__(self, at: list[int]) -> None:
+        self._at = at
+
+    @classmethod
+    def of(cls, text: str) -> _UrlMarks | None:
+        """The marks of ``text``, or None when it has none (no DOI in it sits in a URL)."""
+        if "://" not in text and "www." not in text and "WWW." not in text:
+            return None
+        return cls([m.start() for m in _URL_MARK.finditer(text)])
+
+    def near(self, start: int) -> bool:
+        """Does a mark start in the window before ``start`` (so the DOI may be in a URL)?"""
+        i = bisect_left(self._at, start) - 1
+        return i >= 0 and self._at[i] >= start - _URL_WINDOW

@@ -349,8 +349,11 @@ class TitleExtractor:
                 add(block.body, block.end, "cell")
         beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
         letters = _Letters(text)
+        n = len(text)
         for ident in idents:
             if ident.malformed is None:
+                if letters.free(max(0, ident.start - 300), min(n, ident.end + 300)):
+                    continue  # no letter within reach: no title beside it (a run of ids)
                 span = _adjacent_title(text, ident.start, ident.end, letters)
                 if span is not None and span not in beside:
                     beside.add(span)
@@ -575,6 +578,10 @@ def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | N
     return _adjacent_title(text, id_start, id_end, _Letters(text))
 
 
+_LOOK_AHEAD = 4096
+"""How far :meth:`_Letters.free` looks past what it was asked about."""
+
+
 class _Letters:
     """Where the first letter of a span of one text is, remembering one letter-free stretch.
 
@@ -589,6 +596,20 @@ class _Letters:
     def __init__(self, text: str) -> None:
         self._text = text
         self._free_start = self._free_end = 0  # text[_free_start:_free_end] has no letter
+
+    def free(self, start: int, end: int) -> bool:
+        """Is ``text[start:end]`` free of letters, inside the stretch known to be? (Then
+        :meth:`first` of any span inside it answers None.) A span starting in the stretch
+        and running past it grows the stretch by at least :data:`_LOOK_AHEAD` characters:
+        a run of ids asks one search per that many characters, not one per id."""
+        if not self._free_start <= start <= self._free_end:
+            return False
+        if end > self._free_end:
+            at = self._free_end
+            stop = min(len(self._text), max(end, at + _LOOK_AHEAD))
+            m = _LETTER.search(self._text, at, stop)
+            self._free_end = stop if m is None else m.start()
+        return end <= self._free_end
 
     def first(self, start: int, end: int) -> int | None:
         """Offset of the first letter in ``text[start:end]``, or None."""

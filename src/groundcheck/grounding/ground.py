@@ -39,10 +39,12 @@ def ground(
     :data:`NOT_CITATIONS` are not citations at all.
     """
     kept = [c for c in citations if c.kind not in NOT_CITATIONS]
+    if cited is None:
+        return tuple(_ground_each(kept, evidence, titles, threshold))
     return tuple(
         g
         for g in _ground_each(kept, evidence, titles, threshold)
-        if cited is None or not g.citation.is_title or g.grounded or id(g.citation) in cited
+        if g.calls or id(g.citation) in cited or not g.citation.is_title
     )
 
 
@@ -52,6 +54,7 @@ def _ground_each(
     titles: EvidenceTitles | None,
     threshold: float,
 ) -> Iterator[Grounding]:
+    returning: dict[tuple[int, int], tuple[str, ...]] = {}  # a work cited again
     for c in citations:
         if c.malformed is not None:
             yield Grounding(c)
@@ -62,7 +65,13 @@ def _ground_each(
             else:
                 yield Grounding(c, titles.calls_for(match.title), match.title, match.score)
         else:
-            yield Grounding(c, evidence.calls_returning(c.keys))
+            # Keyed by the objects naming the work: a flood's citations share them (the
+            # extractor reads a repeated spelling once), and ints hash in C, Identifiers not.
+            named = (id(c.identifier), id(c.aliases))
+            calls = returning.get(named)
+            if calls is None:
+                calls = returning[named] = evidence.calls_returning(c.keys)
+            yield Grounding(c, calls)
 
 
 def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkGrounding, ...]:
@@ -89,7 +98,10 @@ def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkG
 def _ground_one(work: CitedWork, by_citation: dict[int, Grounding]) -> WorkGrounding:
     ids = [by_citation[id(c)] for c in work.identifiers if id(c) in by_citation]
     if work.identifiers:
-        calls = tuple(dict.fromkeys(call for g in ids for call in g.calls))
+        # Each distinct tuple of calls once (a flood's groundings share one): a tuple seen
+        # before adds no call, so the order of first appearance is the same.
+        distinct = {id(g.calls): g.calls for g in ids}
+        calls = tuple(dict.fromkeys(call for found in distinct.values() for call in found))
         return WorkGrounding(work, calls, "identifier" if calls else None)
     for t in work.titles:
         g = by_citation.get(id(t))

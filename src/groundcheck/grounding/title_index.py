@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
@@ -358,13 +358,11 @@ class TitleIndex:
         pieces = max_edits + need
         if n < pieces * _GRAM or n > len(_SLICES):
             return self._all
-        get = self._postings.get
-        step = n / pieces
+        get, gram_at, none = self._postings.get, q.__getitem__, repeat(_NONE)
         rarest: list[frozenset[int]] = []
-        for p in range(pieces):
-            lo, hi = int(p * step), int((p + 1) * step) - _GRAM + 1
+        for grams in _pieces(n, pieces):
             # The rarest gram of the piece; a gram no title holds (empty) rules the piece out.
-            best = min(map(get, map(q.__getitem__, _SLICES[lo:hi]), repeat(_NONE)), key=len)
+            best = min(map(get, map(gram_at, grams), none), key=len)
             if best:
                 rarest.append(best)
         if len(rarest) < need:
@@ -381,6 +379,14 @@ class TitleIndex:
             seen |= posting
         twice |= seen.intersection(rarest[-1])
         return list(twice)
+
+
+@lru_cache(maxsize=4096)
+def _pieces(n: int, pieces: int) -> tuple[tuple[slice, ...], ...]:
+    """The slices of the grams inside each of ``pieces`` equal pieces of a string of length
+    ``n`` (the same for every query of that length: worked out once)."""
+    step = n / pieces
+    return tuple(_SLICES[int(p * step) : int((p + 1) * step) - _GRAM + 1] for p in range(pieces))
 
 
 def _slices(count: int) -> list[slice]:

@@ -1,0 +1,296 @@
+"""DOIs in prose, markdown, JSON and URLs (grammar and traps: ``docs/extractors.md``).
+
+The candidate is everything after ``10.<registrant>/`` up to a character no DOI written in
+running text contains; then the spec's trimming rules remove what the surrounding prose added
+(a closing bracket with no opener, sentence punctuation, markdown emphasis). Canonical form:
+percent-decoded and lower-cased, since DOIs compare case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
+from groundcheck.extractors.arxiv import parse_arxiv
+from groundcheck.extractors.urlkey import unquote
+from groundcheck.model import Identifier, Mention, Scheme
+from groundcheck.text import LazyPattern
+
+__all__ = [
+    "ARXIV_DOI_PREFIX",
+    "DOI",
+    "PUBLISHER_HOSTS",
+    "doi_at",
+    "find_doi",
+    "in_publisher_url",
+    "normalize_doi",
+    "registered_domain",
+]
+
+SCHEME = "doi"
+DOI = Scheme(SCHEME, "DOI", "doi:", versioned=False)
+ARXIV_DOI_PREFIX = "10.48550/arxiv."
+"""DataCite prefix arXiv registers every paper under: ``10.48550/arXiv.2202.01037``."""
+
+_SUFFIX_CHAR = (
+    r"[^\s\x00-\x1f\x7f-\x9f\"'`{}|\\^<\[\]?#"
+    r"\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
+)
+_CANDIDATE = LazyPattern(
+    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))*)"
+)
+"""``10.`` + registrant + ``/`` (or ``%2F``) + the longest run of characters a DOI may hold.
+The registrant's repetitions are bounded (at most 9 digits, 4 sub-levels) so a flood of
+``10.10.10.`` costs a constant per position instead of backtracking over the whole flood.
+Starts with a literal so the engine searches for ``10.`` instead of trying every position.
+Stops at white space, control characters (a NUL is never part of a DOI), quotes, backticks,
+``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and fragment), en/em dashes, CJK and full-width
+punctuation, and ``<`` unless a digit follows (SICI DOIs hold ``<2.0.CO;2-``)."""
+
+_CONTINUATION = LazyPattern(
+    r"(?:\r\n|[\n\r\v\f\x85\u2028\u2029])[ \t]*((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))+)"
+)
+"""A DOI suffix that runs into a line break, and the next line's first token: a DOI has no
+fixed length, so ``10.1000/made.`` + ``up.42`` on the next line may be one DOI cut by the
+wrap, or a DOI and a word. Both readings name the citation (see :func:`find_doi`)."""
+
+_ENTITY = LazyPattern(r"&(?:[A-Za-z]+|#[0-9]+|#[xX][0-9A-Fa-f]+);")
+_TRAILING = ".,;:!*_~"
+_CLOSERS = {")": "(", ">": "<", "}": "{"}
+_DOI_CONTEXT = LazyPattern(r"(?i:doi)(?:[ \t]*:[ \t]*|[ \t]+|\.org/)$")
+
+
+_BRACKET = LazyPattern(r"[()<>{}]")
+
+
+def _cut_unbalanced(suffix: str) -> str:
+    """Cut at the first closing bracket that has no opener inside the DOI (spec rule 3).
+
+    Only the brackets are visited (most DOIs have none), not every character."""
+    depth = {"(": 0, "<": 0, "{": 0}
+    for m in _BRACKET.finditer(suffix):
+        ch = m.group()
+        if ch in depth:
+            depth[ch] += 1
+        else:
+            opener = _CLOSERS[ch]
+            if depth[opener] == 0:
+                return suffix[: m.start()]
+            depth[opener] -= 1
+    return suffix
+
+
+def _trim_entity(suffix: str) -> str:
+    entity = _ENTITY.search(suffix)
+    return suffix if entity is None else suffix[: entity.start()]
+
+
+def _trim(suffix: str) -> str:
+    return _cut_unbalanced(_trim_entity(suffix)).rstrip(_TRAILING)
+
+
+def normalize_doi(doi: str) -> str:
+    """Canonical key of a DOI that is already isolated: percent-decoded, lower-cased.
+
+    >>> normalize_doi("10.1000/ABC%2Fdef")
+    '10.1000/abc/def'
+    """
+    return unquote(doi).lower()
+
+
+# -- DOIs inside publisher URLs (spec-2 section 1.3) -------------------------------------------
+
+PUBLISHER_HOSTS = frozenset(
+    {
+        "doi.org", "hdl.handle.net", "doi.wiley.com", "dl.acm.org", "link.springer.com",
+        "onlinelibrary.wiley.com", "tandfonline.com", "journals.sagepub.com", "pubs.acs.org",
+        "science.org", "pnas.org", "frontiersin.org", "journals.plos.org", "biorxiv.org",
+        "medrxiv.org", "iopscience.iop.org", "journals.aps.org",
+    }
+)  # fmt: skip
+"""Hosts whose URLs hold a DOI that *is* the page's work (a subdomain counts: dx.doi.org,
+agupubs.onlinelibrary.wiley.com). Any other host's ``/doi/<doi>`` path counts too."""
+
+_TAILS = ("/full", "/abstract", "/pdf", "/epdf", "/fulltext", "/meta", ".pdf")
+"""What publisher hosts append after the DOI (Frontiers ``/full``, Springer ``.pdf``, old Wiley
+``/abstract``). Stripped only on :data:`PUBLISHER_HOSTS` other than the resolvers: a DOI
+suffix elsewhere may really end in ``/full``."""
+_RESOLVERS = frozenset({"doi.org", "hdl.handle.net", "doi.wiley.com"})
+_PREPRINT_HOSTS = frozenset({"biorxiv.org", "medrxiv.org"})
+_PREPRINT_TAILS = (
+    ".full.pdf+html", ".full.pdf", ".full-text", ".full", ".abstract", ".supplementary-material",
+    ".article-info", ".article-metrics", ".pdf",
+)  # fmt: skip
+_PREPRINT_VERSION = LazyPattern(r"v([0-9]{1,3})$")
+_SUPPLEMENT = "/suppl_file/"
+
+_ACL_SUFFIX_PREFIX = ACL_DOI_PREFIX.split("/", 1)[1]
+"""``v1/``: what an ACL DOI's suffix starts with; the Anthology id follows."""
+
+_URL_WINDOW = 512
+"""How far back from a DOI to look for the start of the URL it sits in."""
+_URL_STOP = LazyPattern(r"[\s<>\"`{}|\\^]")
+_SCHEME_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def registered_domain(host: str, domains: frozenset[str]) -> str | None:
+    """The entry of ``domains`` that ``host`` is or is a subdomain of (``www.`` ignored)."""
+    host = host.lower()
+    while True:
+        if host in domains:
+            return host
+        dot = host.find(".")
+        if dot == -1:
+            return None
+        host = host[dot + 1 :]
+
+
+def _url_around(text: str, start: int) -> tuple[str, str, bool] | None:
+    """(host, path before the DOI, inside a query) of the URL a DOI at ``start`` sits in.
+
+    Looks back at most :data:`_URL_WINDOW` characters for ``://`` (or a ``www.`` host) with
+    no white space or delimiter in between, so the cost per DOI is bounded. The innermost URL
+    wins (``web.archive.org/web/2020/https://doi.org/...`` is a doi.org URL). A DOI is *in a
+    query* when a ``?`` precedes it in its URL, or when that URL is itself a parameter value
+    (``?q=https://doi.org/...``): either way a literal ``&`` ends it.
+    """
+    lo = max(0, start - _URL_WINDOW)
+    at = text.rfind("://", lo, start)
+    if at != -1:
+        host_at = at + 3
+        scheme_at = at
+        while scheme_at > lo and at - scheme_at < 6 and text[scheme_at - 1] in _SCHEME_LETTERS:
+            scheme_at -= 1
+    else:
+        host_at = max(text.rfind("www.", lo, start), text.rfind("WWW.", lo, start))
+        if host_at == -1:
+            return None
+        scheme_at = host_at
+    if _URL_STOP.search(text, host_at, start) is not None:
+        return None
+    slash = text.find("/", host_at, start)
+    if slash == -1:
+        return None
+    authority = text[host_at:slash]
+    host = authority[authority.rfind("@") + 1 :].partition(":")[0].lower()
+    path = text[slash:start]
+    in_query = "?" in path or (scheme_at > 0 and text[scheme_at - 1] == "=")
+    return host, path, in_query
+
+
+def _publisher_cut(host: str, suffix: str) -> tuple[str, int | None]:
+    """The DOI suffix without what a publisher host appended, and a preprint's version."""
+    domain = registered_domain(host, PUBLISHER_HOSTS)
+    if domain is None or domain in _RESOLVERS:
+        return suffix, None
+    cut = suffix.find(_SUPPLEMENT)
+    if cut != -1:
+        suffix = suffix[:cut]
+    if domain in _PREPRINT_HOSTS:
+        for tail in _PREPRINT_TAILS:
+            if suffix.endswith(tail):
+                suffix = suffix[: -len(tail)]
+                break
+        m = _PREPRINT_VERSION.search(suffix)
+        if m is not None:
+            return suffix[: m.start()], int(m.group(1))
+        return suffix, None
+    for tail in _TAILS:
+        if suffix.endswith(tail) and len(suffix) > len(tail):
+            return suffix[: -len(tail)], None
+    return suffix, None
+
+
+def in_publisher_url(host: str, path: str) -> bool:
+    """Does a URL on ``host`` whose path starts with ``path`` name the DOI inside it?"""
+    return registered_domain(host, PUBLISHER_HOSTS) is not None or path.startswith("/doi/")
+
+
+def _mention(text: str, m: re.Match[str]) -> Mention | None:
+    start = m.start()
+    if start and text[start - 1].isascii() and text[start - 1].isalnum():
+        return None  # "110.1000/x", "v10.1000/x": part of another token
+    registrant = m.group(1)
+    raw_suffix = m.group(2)
+    version = None
+    context = _url_around(text, start) if start else None
+    if context is not None and context[2]:
+        raw_suffix = raw_suffix.split("&", 1)[0]
+    suffix = written = _trim(raw_suffix)
+    if context is not None and suffix:
+        # The span keeps what the publisher appended ("/full", "v2.full.pdf"): it was written
+        # as part of this DOI's URL; only the canonical id drops it.
+        suffix, version = _publisher_cut(context[0], suffix)
+        suffix = _trim(suffix)
+    problem = None
+    first = registrant.split(".", 1)[0]
+    if not 4 <= len(first) <= 9:
+        problem = f"DOI registrant codes have 4 to 9 digits, not {len(first)} ({first})"
+    elif not suffix:
+        problem = "DOI has no suffix after the slash"
+    if problem is not None:
+        if _DOI_CONTEXT.search(text, max(0, start - 12), start) is None:
+            return None
+        end = m.start(2) + len(suffix) if suffix else m.start(2)
+        raw_key = normalize_doi(text[start:end]).rstrip("/") or "10."
+        return Mention(Identifier(SCHEME, raw_key), start, end, malformed=problem)
+    end = m.start(2) + len(written)
+    identifier, aliases = _identify(registrant, suffix, version)
+    if context is None:
+        cut = _CONTINUATION.match(text, m.end())
+        if cut is not None and _cut_unbalanced(_trim_entity(m.group(2))) == m.group(2):
+            # Cut by a line break: the joined reading is another name of the same citation,
+            # so evidence holding either reading grounds it (no false error on the cut form).
+            joined, more = _identify(registrant, _trim(m.group(2) + cut.group(1)), None)
+            if joined != identifier:
+                aliases = (*aliases, joined, *more)
+    return Mention(identifier, start, end, aliases=aliases)
+
+
+def _identify(
+    registrant: str, suffix: str, version: int | None
+) -> tuple[Identifier, tuple[Identifier, ...]]:
+    """The DOI ``10.registrant/suffix`` and its other names (an arXiv or ACL Anthology id)."""
+    doi = normalize_doi(f"10.{registrant}/{suffix}")
+    if doi.startswith(ARXIV_DOI_PREFIX):
+        arxiv = parse_arxiv(doi[len(ARXIV_DOI_PREFIX) :])
+        if arxiv is not None:
+            return Identifier(SCHEME, ARXIV_DOI_PREFIX + arxiv.id, arxiv.version), (arxiv,)
+    elif doi.startswith(ACL_DOI_PREFIX):
+        acl = acl_from_doi(unquote(suffix)[len(_ACL_SUFFIX_PREFIX) :])
+        if acl is not None:
+            return Identifier(SCHEME, doi, version), (acl,)
+    return Identifier(SCHEME, doi, version), ()
+
+
+def doi_at(text: str, pos: int, endpos: int | None = None) -> Mention | None:
+    """The DOI mention :func:`find_doi` reports for a ``10.`` at ``pos``, if any.
+
+    The URL extractor asks this for the DOI inside a publisher URL, so both extractors derive
+    the same DOI from the same characters and the pipeline counts the URL once. ``endpos``
+    bounds how far the DOI may run: the URL extractor asks once per URL, and an unbounded DOI
+    run through many URLs (``...<1(https://doi.org/...<1(...``) would make that quadratic.
+    """
+    m = _CANDIDATE.match(text, pos, len(text) if endpos is None else endpos)
+    return _mention(text, m) if m is not None else None
+
+
+def find_doi(text: str) -> Iterator[Mention]:
+    """DOIs, bare or after ``doi:``/``https://doi.org/``; the arXiv DOI also names the arXiv id.
+
+    A registrant code under 4 digits (``10.5/x``) is not a DOI; written after a ``doi:``
+    prefix or a doi.org URL it is reported as malformed, as is a DOI with an empty suffix.
+    Inside a publisher URL (``PUBLISHER_HOSTS``), what the host appends after the DOI is cut
+    off (``/full``, ``.pdf``, bioRxiv's ``v2.full.pdf``), and inside a URL query a literal
+    ``&`` ends the DOI (``?id=10.1371/journal.pone.0123456&type=printable``). A DOI cut by a
+    line break (``10.1000/made.`` + ``up.42``) also names its joined reading, as an alias.
+
+    >>> [(m.identifier.id, [str(a) for a in m.aliases]) for m in find_doi(
+    ...     "doi:10.1000/XYZ.123. And https://doi.org/10.48550/arXiv.2005.11401v2")]
+    [('10.1000/xyz.123', []), ('10.48550/arxiv.2005.11401', ['arxiv:2005.11401'])]
+    """
+    for m in _CANDIDATE.finditer(text):
+        mention = _mention(text, m)
+        if mention is not None:
+            yield mention
