@@ -13,7 +13,6 @@ backticks cannot hide, and BibTeX in a fenced block is still a bibliography).
 
 from __future__ import annotations
 
-import gc
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
@@ -254,27 +253,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     [('heading', None), ('item', '1'), ('paragraph', None)]
     >>> code
     [(46, 52)]
-
-    The cyclic garbage collector is paused while a long text is scanned: the scan makes one
-    object per block and keeps every one (a flood of numbered lines makes 140,000), and the
-    collector, run every few hundred new objects, would walk them again and again though
-    none can be garbage and the scan makes no reference cycle. That walking was a quarter of
-    the scan. It runs again as before once the scan returns (unless it was off already).
     """
-    if len(text) < _PAUSE_GC_CHARS or not gc.isenabled():
-        return _scan(text)
-    gc.disable()
-    try:
-        return _scan(text)
-    finally:
-        gc.enable()
-
-
-_PAUSE_GC_CHARS = 100_000
-"""Texts shorter than this are scanned with the collector running (too few blocks to matter)."""
-
-
-def _scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     blocks: list[Block] = []
     code: list[tuple[int, int]] = []
     line_starts: list[int] = []
