@@ -117,6 +117,16 @@ def test_ascii_fast_path_for_ordinary_disguise_free_text() -> None:
     assert TextView.of(text).is_identity
 
 
+def test_a_view_that_rewrites_nothing_is_the_identity() -> None:
+    """A text whose candidates all stay as they are (an accent NFKC keeps, an underscore that is
+    no emphasis) is its own view: the same string, offsets mapped as they are."""
+    text = "Müller, A.\n\narxiv_id\n\n2301.00001\n\nsnake_case"
+    view = TextView.of(text)
+    assert view.is_identity
+    assert view.to_original(2, 12) == (2, 12)
+    assert not TextView.of("Ｍüller").is_identity  # a fullwidth letter is folded
+
+
 def test_spans_map_back_around_removed_characters() -> None:
     """A span in the view covers the same characters, invisible ones included, in the original."""
     original = "see 2301.0\u200b0001 now"

@@ -922,6 +922,10 @@ class TextView:
             pieces.append(original[opos:])
             _add(segments, vpos, opos, n, n)
         view = "".join(pieces)
+        if view == original and all(s[0] == s[1] and s[2] == s[3] for s in segments):
+            # Nothing was rewritten (a name with an accent NFKC keeps, an underscore that is
+            # no emphasis): the identity, whose offsets map without a bisection each.
+            return cls(original, original)
         return cls(original, view, [s[0] for s in segments], segments)
 
     @property
