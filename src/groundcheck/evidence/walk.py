@@ -184,7 +184,69 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 mine = (len(records),)
                 records.append(record)
                 tracked.append(([], strings, numbers))
-            for k, v in reversed(list(value.items())):
+            items = list(value.items())
+            # Fields that are strings, lists of strings, numbers or null (a search result's
+            # paper) are taken here, in order, instead of each going through the stack; from
+            # the first field that is anything else (a nested object, a string that may be
+            # JSON or a feed), the rest go through the stack, which takes them next.
+            done = 0
+            for k, v in items:
+                if type(k) is not str:
+                    break
+                tv = type(v)
+                if tv is str:
+                    if v and (v[0] in "{[<" or v[0].isspace()):
+                        break
+                elif tv is list:
+                    if not all(
+                        type(item) is str and not (item and (item[0] in "{[<" or item[0].isspace()))
+                        for item in v
+                    ):
+                        break
+                elif v is not None and tv is not int and tv is not float and tv is not bool:
+                    break
+                done += 1
+                if k in ignore:
+                    continue
+                flags = _key_kind(k)
+                field = mine if mine and not flags & _TITLE_KEY else none
+                texts.append(k)
+                if tv is str:
+                    for owner in (*inner_owners, *field):
+                        slot = tracked[owner]
+                        if slot is not None:
+                            slot[0].append(len(texts))
+                    texts.append(v)
+                    if v:  # (no blank at its start: a string of blanks took the stack)
+                        empty = False
+                        if flags & _ID_KEY and len(v) <= _MAX_LABELLED:
+                            written = labelled(k, v)
+                            if written is not None and written != v:
+                                texts.append(written)
+                        if flags & _TITLE_KEY:
+                            titles.append(v.strip())
+                elif tv is list:
+                    for item in v:
+                        for owner in field:
+                            slot = tracked[owner]
+                            if slot is not None:
+                                slot[0].append(len(texts))
+                        texts.append(item)
+                        if item:
+                            empty = False
+                            if flags & _ID_KEY and len(item) <= _MAX_LABELLED:
+                                written = labelled(k, item)
+                                if written is not None and written != item:
+                                    texts.append(written)
+                            if flags & _TITLE_KEY:
+                                titles.append(item.strip())
+                elif v is not None:
+                    empty = False
+                    if tv is not bool:
+                        written = _number_text(k, v)
+                        if written is not None:
+                            texts.append(written)
+            for k, v in reversed(items[done:]):
                 k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
                     continue
@@ -209,17 +271,9 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             if not isinstance(value, (int, float)):
                 texts.append(str(value))
             elif key is not None:
-                # {"pmid": 31452104}: "PMID: 31452104", the form its extractor reads; other
-                # numbers under id-like keys as "key: value" for an extractor needing a label.
-                written = (
-                    labelled(key, value)
-                    if isinstance(value, int) and _key_kind(key) & _ID_KEY
-                    else None
-                )
+                written = _number_text(key, value)
                 if written is not None:
                     texts.append(written)
-                elif any(k in key.lower() for k in _NUMBER_KEYS):
-                    texts.append(f"{key}: {value}")
     lengths = list(map(len, texts))
     starts = list(accumulate(map((2).__add__, lengths), initial=0))
     return FlatOutput(
@@ -234,6 +288,18 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             for slot in tracked
         ),
     )
+
+
+def _number_text(key: str, value: float) -> str | None:
+    """The text a number under ``key`` adds: ``{"pmid": 31452104}`` as ``PMID: 31452104``, the
+    form its extractor reads; other numbers under id-like keys as ``key: value`` for an
+    extractor needing a label; None for any other number."""
+    written = labelled(key, value) if isinstance(value, int) and _key_kind(key) & _ID_KEY else None
+    if written is not None:
+        return written
+    if any(k in key.lower() for k in _NUMBER_KEYS):
+        return f"{key}: {value}"
+    return None
 
 
 _AUTHOR_KEYS = ("authors", "author", "creators", "creator", "authorships", "author_names")
