@@ -185,6 +185,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 records.append(record)
                 tracked.append(([], strings, numbers))
             items = list(value.items())
+            kinds = _KEY_KINDS  # (what _key_kind memoises, read without a call)
             # Fields that are strings, lists of strings, numbers or null (a search result's
             # paper) are taken here, in order, instead of each going through the stack; from
             # the first field that is anything else (a nested object, a string that may be
@@ -198,17 +199,22 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     if v and (v[0] in "{[<" or v[0].isspace()):
                         break
                 elif tv is list:
-                    if not all(
-                        type(item) is str and not (item and (item[0] in "{[<" or item[0].isspace()))
-                        for item in v
-                    ):
+                    plain = True
+                    for item in v:
+                        if type(item) is not str or (
+                            item and (item[0] in "{[<" or item[0].isspace())
+                        ):
+                            plain = False
+                            break
+                    if not plain:
                         break
                 elif v is not None and tv is not int and tv is not float and tv is not bool:
                     break
                 done += 1
                 if k in ignore:
                     continue
-                flags = _key_kind(k)
+                known = kinds.get(k)
+                flags = known if known is not None else _key_kind(k)
                 field = mine if mine and not flags & _TITLE_KEY else none
                 texts.append(k)
                 if tv is str:
@@ -380,8 +386,11 @@ def _name_of(item: Any) -> str | None:
 
 def _title_of(record: Mapping[Any, Any]) -> str | None:
     """The record's ``title`` (any case): a string, or a list holding one (Crossref)."""
+    kinds = _KEY_KINDS
     for k, v in record.items():
-        if not _key_kind(k if type(k) is str else str(k)) & _TITLE_KEY:
+        key = k if type(k) is str else str(k)
+        known = kinds.get(key)
+        if not (known if known is not None else _key_kind(key)) & _TITLE_KEY:
             continue
         value = v[0] if isinstance(v, list) and v else v
         if isinstance(value, str) and value.strip():
@@ -425,9 +434,11 @@ def _record(
     strings = 0
     authors: tuple[str, ...] = ()
     year: int | None = None
+    kinds = _KEY_KINDS
     for k, v in record.items():
         key = k if type(k) is str else str(k)
-        field = _key_kind(key)
+        known = kinds.get(key)
+        field = known if known is not None else _key_kind(key)
         if field & _TITLE_KEY or key in ignore:
             continue
         if field & _AUTHOR_KEY:
