@@ -117,6 +117,74 @@ def test_ascii_fast_path_for_ordinary_disguise_free_text() -> None:
     assert TextView.of(text).is_identity
 
 
+def test_a_view_that_rewrites_nothing_is_the_identity() -> None:
+    """A text whose candidates all stay as they are (an accent NFKC keeps, an underscore that is
+    no emphasis) is its own view: the same string, offsets mapped as they are."""
+    text = "Müller, A.\n\narxiv_id\n\n2301.00001\n\nsnake_case"
+    view = TextView.of(text)
+    assert view.is_identity
+    assert view.to_original(2, 12) == (2, 12)
+    assert not TextView.of("Ｍüller").is_identity  # a fullwidth letter is folded
+
+
+_PIECES = st.sampled_from(
+    [
+        "\n",
+        "\n\n",
+        "\r",
+        " ",
+        "\t",
+        "2",
+        ".",
+        "/",
+        "\\/",
+        "%2F",
+        "&#47;",
+        "&sol;",
+        "hep",
+        "-",
+        "th",
+        "arXiv:",
+        "2005",
+        "11401",
+        "10.",
+        "1000",
+        "\uff0e",
+        "\u2010",
+        "x",
+        "_",
+        "*",
+    ]
+)
+
+
+@given(st.lists(_PIECES, max_size=30))
+def test_no_line_break_scan_when_every_break_is_paired(pieces: list[str]) -> None:
+    """A text whose line breaks all come in pairs (a flattened output) skips the scan for
+    breaks inside identifiers: the scan finds nothing in such a text."""
+    from groundcheck.text import _break_scan, _paired_newlines
+
+    text = "".join(pieces)
+    if _paired_newlines(text):
+        assert list(_break_scan("\n").finditer(text)) == []
+
+
+@given(st.lists(_PIECES, max_size=12))
+def test_strings_joined_by_blank_lines_read_as_with_the_scan(pieces: list[str]) -> None:
+    """Strings joined by blank lines (a flattened output) give the view they give when the
+    break scan runs."""
+    from unittest import mock
+
+    text = "\n\n".join(p.replace("\n", " ") for p in pieces)
+    view = TextView.of(text)
+    with mock.patch("groundcheck.text._paired_newlines", return_value=False):
+        scanned = TextView.of(text)
+    assert (view.text, view.to_original(0, len(view.text))) == (
+        scanned.text,
+        scanned.to_original(0, len(scanned.text)),
+    )
+
+
 def test_spans_map_back_around_removed_characters() -> None:
     """A span in the view covers the same characters, invisible ones included, in the original."""
     original = "see 2301.0\u200b0001 now"

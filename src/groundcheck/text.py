@@ -315,6 +315,16 @@ def _runs(text: str, chars: frozenset[str]) -> Iterator[_Candidate]:
 _Candidate = tuple[int, int, int, str]  # start, priority at that start, end, kind
 
 
+def _paired_newlines(text: str) -> bool:
+    """Does every ``\n`` of ``text`` sit next to another one (every run of them is of even
+    length: blank lines only, as in a flattened tool output, whose strings are joined by
+    ``\n\n``)? Then the ``\n`` scan of :func:`_break_scan` finds nothing: each of its
+    alternatives needs a digit, dot, slash or name character just before the break and,
+    after blanks, a character that is not a line break just after it. Two counts (fast
+    scans) instead of a regex step at every line break."""
+    return text.count("\n") == 2 * text.count("\n\n")
+
+
 def _stream(
     text: str, kind: str, priority: int, pattern: re.Pattern[str] | LazyPattern
 ) -> Iterator[_Candidate]:
@@ -333,10 +343,13 @@ def _candidates(
     characters the text holds (found once), so a scan that can find nothing is never run.
     """
     breaks = any(ch in text for ch in _BREAK_CHARS)  # a hyphen-break needs one
+    paired = "\n" in text and _paired_newlines(text)
     streams = [
         _stream(text, kind, priority, pattern)
         for literal, kind, priority, pattern in _ASCII_SCANS
-        if literal in text and (breaks or kind != "hyphen")
+        if literal in text
+        and (breaks or kind != "hyphen")
+        and not (paired and kind == "newline" and literal == "\n")
     ]
     if not ascii:
         chars = _non_ascii(text) if chars is None else chars
@@ -922,6 +935,10 @@ class TextView:
             pieces.append(original[opos:])
             _add(segments, vpos, opos, n, n)
         view = "".join(pieces)
+        if view == original and all(s[0] == s[1] and s[2] == s[3] for s in segments):
+            # Nothing was rewritten (a name with an accent NFKC keeps, an underscore that is
+            # no emphasis): the identity, whose offsets map without a bisection each.
+            return cls(original, original)
         return cls(original, view, [s[0] for s in segments], segments)
 
     @property

@@ -220,6 +220,27 @@ def test_harvest_of_generated_values_is_unchanged(value: Any) -> None:
     _same_harvest(value)
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        # plain fields (taken where the object is read), then the first that takes the stack
+        {"title": "A Paper", "doi": "10.1000/a", "meta": {"pmid": 31452104}, "year": 2020},
+        {"arxiv_id": "2005.11401", "abstract": '{"title": "Inner Paper", "doi": "10.1/i"}'},
+        {"title": "A Paper", "authors": ["Lewis, P.", " Perez, E."], "url": "x"},
+        {"title": "A Paper", "authors": ["Lewis, P.", ["nested"]], "pmid": 123},
+        {"title": "A Paper", "summary": "  padded", "type": "structural", 7: "int key"},
+        {"title": "A Paper", "feed": "<feed><entry><title>Feed Paper</title></entry></feed>"},
+        {"title": "", "arxiv": 2005.11401, "ok": True, "none": None, "isbn": "978-0-306-40615-7"},
+    ],
+)
+def test_flatten_of_plain_fields_before_other_fields_is_unchanged(fields: dict[Any, Any]) -> None:
+    """A record's plain fields, and the fields from the first one that is not plain, give
+    the text, owners and records they gave through the stack (also as a nested record)."""
+    for value in (fields, [fields, fields], {"results": [fields], "paper": fields}):
+        _same_flat(value)
+        _same_flat(value, frozenset())
+
+
 def test_flatten_of_a_deep_value_is_unchanged() -> None:
     deep: Any = "2005.11401"
     for n in range(20_000):

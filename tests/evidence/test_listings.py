@@ -315,3 +315,13 @@ def test_numbered_listing_with_its_metadata_on_the_same_line() -> None:
         [{"tool": "paper_finder", "id": "c1", "output": out}],
     )
     assert verdict.findings == ()
+
+
+def test_a_carriage_return_inside_a_csv_row_ends_the_listing() -> None:
+    """A CSV row the csv module cannot read (a bare carriage return inside a field) is no row
+    of the listing: the rows above it are read, and loading never fails on it."""
+    out = 'title,year\nA Paper About Sparse Attention,2020\nA Paper "Broken\rField",2021\n'
+    works = listed_works(out, [])
+    assert [(w.title, w.year) for w in works] == [("A Paper About Sparse Attention", 2020)]
+    evidence = make_evidence("search", "c1", out, BUILTIN)
+    assert "A Paper About Sparse Attention" in evidence.titles

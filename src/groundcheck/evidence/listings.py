@@ -23,6 +23,7 @@ import csv
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
+from operator import itemgetter
 
 from attrs import frozen
 
@@ -143,17 +144,16 @@ def _record_identifiers(
         return identifiers_by_text([r.siblings for r in records], id_finders)
     names = {e.name for e in id_finders}
     leaves = flat.leaves
-    leaf_starts = [start for start, _ in leaves]
+    leaf_starts = list(map(itemgetter(0), leaves))
     keys_of_leaf: dict[int, set[Identifier]] = {}
     to_original = None if view.is_identity else view.to_original
     for mention, name in mentions:
         if mention.malformed is not None or name not in names:
             continue
-        start, end = (
-            (mention.start, mention.end)
-            if to_original is None
-            else to_original(mention.start, mention.end)
-        )
+        if to_original is None:
+            start, end = mention.start, mention.end
+        else:
+            start, end = to_original(mention.start, mention.end)
         i = bisect_right(leaf_starts, start) - 1
         if i < 0 or end > leaves[i][1]:  # pragma: no cover - no mention spans a blank line
             return identifiers_by_text([r.siblings for r in records], id_finders)
@@ -175,10 +175,9 @@ def _record_identifiers(
             continue
         fields, numbers = tracked
         if not with_keys.isdisjoint(fields):
-            for i in fields:  # in field order, as the record's fields were extracted
-                keys = keys_of_leaf.get(i)
-                if keys is not None:
-                    named.update(keys)
+            # in field order, as the record's fields were extracted
+            for keys in filter(None, map(keys_of_leaf.get, fields)):
+                named.update(keys)
         for number in numbers:
             number_texts.append(number)
             number_owner.append(n)
@@ -432,7 +431,10 @@ def _rows(text: str, pos: int, header: list[str], sep: str, origin: str) -> Iter
         if sep == "|":
             cells = _cells(line)
         elif sep == ",":
-            cells = next(csv.reader([line]), [])
+            try:
+                cells = next(csv.reader([line]), [])
+            except csv.Error:  # a carriage return inside a field: no row CSV can read
+                return
         else:
             cells = [c.strip() for c in line.split(sep)]
         if len(cells) != len(header) and (sep != "|" or abs(len(cells) - len(header)) > 1):

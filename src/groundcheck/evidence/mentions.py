@@ -137,14 +137,15 @@ def title_text(
     year = bytearray(n)
     for pattern in _YEAR_HEADS:
         for m in pattern.finditer(text):
-            if _is_year(text, m.start()):
-                year[block_of(m.start())] = 1
+            at = m.start()
+            if _is_year(text, at):
+                year[bisect_right(starts, at) - 1] = 1
     alone: list[int] = []  # blocks that are one identifier (with a glued label) may be plain
     for ident in ids:
-        i = block_of(ident.start)
+        i = bisect_right(starts, ident.start) - 1
         if bad[i]:
             continue
-        start, end = starts[i], starts[i] + len(blocks[i])
+        start, end = starts[i], starts[i + 1] - 2  # (each block and its "\n\n")
         if (
             ident.malformed is None
             and ident.end == end

@@ -184,7 +184,75 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 mine = (len(records),)
                 records.append(record)
                 tracked.append(([], strings, numbers))
-            for k, v in reversed(list(value.items())):
+            items = list(value.items())
+            kinds = _KEY_KINDS  # (what _key_kind memoises, read without a call)
+            # Fields that are strings, lists of strings, numbers or null (a search result's
+            # paper) are taken here, in order, instead of each going through the stack; from
+            # the first field that is anything else (a nested object, a string that may be
+            # JSON or a feed), the rest go through the stack, which takes them next.
+            done = 0
+            for k, v in items:
+                if type(k) is not str:
+                    break
+                tv = type(v)
+                if tv is str:
+                    if v and (v[0] in "{[<" or v[0].isspace()):
+                        break
+                elif tv is list:
+                    plain = True
+                    for item in v:
+                        if type(item) is not str or (
+                            item and (item[0] in "{[<" or item[0].isspace())
+                        ):
+                            plain = False
+                            break
+                    if not plain:
+                        break
+                elif v is not None and tv is not int and tv is not float and tv is not bool:
+                    break
+                done += 1
+                if k in ignore:
+                    continue
+                known = kinds.get(k)
+                flags = known if known is not None else _key_kind(k)
+                field = mine if mine and not flags & _TITLE_KEY else none
+                texts.append(k)
+                if tv is str:
+                    for owner in (*inner_owners, *field):
+                        slot = tracked[owner]
+                        if slot is not None:
+                            slot[0].append(len(texts))
+                    texts.append(v)
+                    if v:  # (no blank at its start: a string of blanks took the stack)
+                        empty = False
+                        if flags & _ID_KEY and len(v) <= _MAX_LABELLED:
+                            written = labelled(k, v)
+                            if written is not None and written != v:
+                                texts.append(written)
+                        if flags & _TITLE_KEY:
+                            titles.append(v.strip())
+                elif tv is list:
+                    for item in v:
+                        for owner in field:
+                            slot = tracked[owner]
+                            if slot is not None:
+                                slot[0].append(len(texts))
+                        texts.append(item)
+                        if item:
+                            empty = False
+                            if flags & _ID_KEY and len(item) <= _MAX_LABELLED:
+                                written = labelled(k, item)
+                                if written is not None and written != item:
+                                    texts.append(written)
+                            if flags & _TITLE_KEY:
+                                titles.append(item.strip())
+                elif v is not None:
+                    empty = False
+                    if tv is not bool:
+                        written = _number_text(k, v)
+                        if written is not None:
+                            texts.append(written)
+            for k, v in reversed(items[done:]):
                 k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
                     continue
@@ -209,17 +277,9 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             if not isinstance(value, (int, float)):
                 texts.append(str(value))
             elif key is not None:
-                # {"pmid": 31452104}: "PMID: 31452104", the form its extractor reads; other
-                # numbers under id-like keys as "key: value" for an extractor needing a label.
-                written = (
-                    labelled(key, value)
-                    if isinstance(value, int) and _key_kind(key) & _ID_KEY
-                    else None
-                )
+                written = _number_text(key, value)
                 if written is not None:
                     texts.append(written)
-                elif any(k in key.lower() for k in _NUMBER_KEYS):
-                    texts.append(f"{key}: {value}")
     lengths = list(map(len, texts))
     starts = list(accumulate(map((2).__add__, lengths), initial=0))
     return FlatOutput(
@@ -234,6 +294,18 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             for slot in tracked
         ),
     )
+
+
+def _number_text(key: str, value: float) -> str | None:
+    """The text a number under ``key`` adds: ``{"pmid": 31452104}`` as ``PMID: 31452104``, the
+    form its extractor reads; other numbers under id-like keys as ``key: value`` for an
+    extractor needing a label; None for any other number."""
+    written = labelled(key, value) if isinstance(value, int) and _key_kind(key) & _ID_KEY else None
+    if written is not None:
+        return written
+    if any(k in key.lower() for k in _NUMBER_KEYS):
+        return f"{key}: {value}"
+    return None
 
 
 _AUTHOR_KEYS = ("authors", "author", "creators", "creator", "authorships", "author_names")
@@ -314,8 +386,11 @@ def _name_of(item: Any) -> str | None:
 
 def _title_of(record: Mapping[Any, Any]) -> str | None:
     """The record's ``title`` (any case): a string, or a list holding one (Crossref)."""
+    kinds = _KEY_KINDS
     for k, v in record.items():
-        if not _key_kind(k if type(k) is str else str(k)) & _TITLE_KEY:
+        key = k if type(k) is str else str(k)
+        known = kinds.get(key)
+        if not (known if known is not None else _key_kind(key)) & _TITLE_KEY:
             continue
         value = v[0] if isinstance(v, list) and v else v
         if isinstance(value, str) and value.strip():
@@ -359,9 +434,11 @@ def _record(
     strings = 0
     authors: tuple[str, ...] = ()
     year: int | None = None
+    kinds = _KEY_KINDS
     for k, v in record.items():
         key = k if type(k) is str else str(k)
-        field = _key_kind(key)
+        known = kinds.get(key)
+        field = known if known is not None else _key_kind(key)
         if field & _TITLE_KEY or key in ignore:
             continue
         if field & _AUTHOR_KEY:

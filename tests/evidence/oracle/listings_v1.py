@@ -423,7 +423,10 @@ def _rows(text: str, pos: int, header: list[str], sep: str, origin: str) -> Iter
         if sep == "|":
             cells = _cells(line)
         elif sep == ",":
-            cells = next(csv.reader([line]), [])
+            try:
+                cells = next(csv.reader([line]), [])
+            except csv.Error:  # a carriage return inside a field: no row CSV can read
+                return
         else:
             cells = [c.strip() for c in line.split(sep)]
         if len(cells) != len(header) and (sep != "|" or abs(len(cells) - len(header)) > 1):
