@@ -321,9 +321,9 @@ def find_doi(text: str) -> Iterator[Mention]:
             reading = readings[raw] = _plain_reading(m)
         problem, identifier, length, aliases = reading
         if problem is None:
-            yield _placed(identifier, start, start + length, aliases, None)
+            yield Mention._trusted(identifier, start, start + length, None, aliases)
         elif _DOI_CONTEXT.search(text, max(0, start - 12), start) is not None:
-            yield _placed(identifier, start, start + length, (), problem)
+            yield Mention._trusted(identifier, start, start + length, problem)
 
 
 _BREAKS = frozenset("\r\n\v\f\x85\u2028\u2029")
@@ -354,29 +354,6 @@ def _plain_reading(m: re.Match[str]) -> _Reading:
         return problem, Identifier(SCHEME, raw_key), end - base, ()
     identifier, aliases = _identify(registrant, suffix, None)
     return None, identifier, m.start(2) + len(suffix) - base, aliases
-
-
-_NEW = object.__new__
-_SET = object.__setattr__
-
-
-def _placed(
-    identifier: Identifier,
-    start: int,
-    end: int,
-    aliases: tuple[Identifier, ...],
-    malformed: str | None,
-) -> Mention:
-    """``Mention(identifier, start, end, malformed, aliases)`` without its validators: the
-    offsets come from a match (non-negative, ``end >= start``)."""
-    new = _NEW(Mention)
-    _SET(new, "identifier", identifier)
-    _SET(new, "start", start)
-    _SET(new, "end", end)
-    _SET(new, "malformed", malformed)
-    _SET(new, "aliases", aliases)
-    _SET(new, "kind", "")
-    return new
 
 
 _URL_MARK = LazyPattern(r"://|www\.|WWW\.")
