@@ -146,3 +146,14 @@ def test_examples_verdicts_match_golden(examples: Path) -> None:
         calls = json.loads((examples / run / "tool_calls.json").read_text(encoding="utf-8"))
         expected = (golden / f"{run}.verdict.json").read_text(encoding="utf-8")
         assert audit(report, calls).to_json() == expected
+
+
+def test_the_lazily_made_classes_are_exactly_those_of_model_audit() -> None:
+    """``model._AUDIT_CLASSES`` names what ``model.__getattr__`` loads from ``model._audit``;
+    it is written out so the package need not import that module to know them."""
+    from groundcheck import model
+    from groundcheck.model import _audit
+
+    assert frozenset(_audit.__all__) == model._AUDIT_CLASSES
+    for name in _audit.__all__:
+        assert getattr(model, name) is getattr(_audit, name)
