@@ -3,8 +3,9 @@
 Three scans became reads of offsets found at memchr speed, on long texts only (a memo is kept
 from 4,096 characters on, so the tests below pad every text past that):
 
-- ``xiv`` and ``openalex`` are read off the offsets of ``x`` (``hints._through_letter``),
-  while ``x`` is rare; before, each was a ``str.find`` scan of the whole text;
+- ``xiv`` and ``openalex`` were read off the offsets of ``x`` while ``x`` was rare (now both
+  come from the one combined scan, see ``test_combined_scan.py``); before, each was a
+  ``str.find`` scan of the whole text;
 - old-style arXiv ids are matched at each ``/`` of the text (``arxiv._legacy_tails``), while
   ``/`` is rare; before, ``_LEGACY_TAIL.finditer``;
 - bare ISBN-13s are matched where ``97`` starts (``isbn._bare_matches``); before,

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
+from groundcheck.extractors.hints import is_long, needle_positions
 from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -357,6 +358,7 @@ def _plain_reading(m: re.Match[str]) -> _Reading:
 
 
 _URL_MARK = LazyPattern(r"://|www\.|WWW\.")
+_WWW = ("www.", "WWW.")
 
 
 class _UrlMarks:
@@ -371,10 +373,20 @@ class _UrlMarks:
 
     @classmethod
     def of(cls, text: str) -> _UrlMarks | None:
-        """The marks of ``text``, or None when it has none (no DOI in it sits in a URL)."""
-        if "://" not in text and "www." not in text and "WWW." not in text:
+        """The marks of ``text``, or None when it has none (no DOI in it sits in a URL).
+
+        Read off the shared needle positions (the URL extractor asks for the same two), not
+        found by a regex search of the text (~25 ms per 10 MiB); ``www.`` is a mark in lower
+        or upper case only, as :func:`_url_around` looks for it."""
+        if not is_long(text):  # a record field, a URL: its own search is cheaper
+            if "://" not in text and "www." not in text and "WWW." not in text:
+                return None
+            return cls([m.start() for m in _URL_MARK.finditer(text)])
+        slashes = needle_positions(text, "://")
+        www = [at for at in needle_positions(text, "www.") if text.startswith(_WWW, at)]
+        if not slashes and not www:
             return None
-        return cls([m.start() for m in _URL_MARK.finditer(text)])
+        return cls(sorted(slashes + www) if slashes and www else slashes or www)
 
     def near(self, start: int) -> bool:
         """Does a mark start in the window before ``start`` (so the DOI may be in a URL)?"""
