@@ -3,8 +3,8 @@
 Three scans became reads of offsets found at memchr speed, on long texts only (a memo is kept
 from 4,096 characters on, so the tests below pad every text past that):
 
-- ``xiv`` and ``openalex`` were read off the offsets of ``x`` while ``x`` was rare (now both
-  come from the one combined scan, see ``test_combined_scan.py``); before, each was a
+- ``xiv`` and ``openalex`` were read off the offsets of ``x`` while ``x`` was rare (now every
+  needle is found by a vectorised search, see ``test_needle_search.py``); before, each was a
   ``str.find`` scan of the whole text;
 - old-style arXiv ids are matched at each ``/`` of the text (``arxiv._legacy_tails``), while
   ``/`` is rare; before, ``_LEGACY_TAIL.finditer``;

@@ -3,10 +3,9 @@
 Every family below the URL layer is written with a label or a host (``PMID``, ``ISBN``,
 ``openreview.net``), so an extractor first finds those literals and runs its exact pattern
 only there. A case-insensitive regex search tests every position of the text (about 90 MB/s
-here); on a lower-cased copy, made once per text and shared by every extractor that asks for
-it, one Aho-Corasick scan finds every family's literals at once (about 700 MB/s for all of
-them, where one ``str.find`` scan per literal ran at 1-3 GB/s each, ~55 ms per 10 MiB for
-the lot).
+here); a vectorised substring search on a lower-cased copy, made once per text and shared by
+every extractor that asks for it, runs at tens of GB/s, so the two dozen literals of all the
+families cost ~6 ms per 10 MiB together (a ``str.find`` loop per literal: ~55 ms).
 """
 
 from __future__ import annotations
@@ -101,11 +100,10 @@ _LOWER = "\x00lower"
 def needle_positions(text: str, needle: str) -> list[int]:
     """Every offset in ``text`` where the lower-case literal ``needle`` starts, any case.
 
-    This is the literal prefilter every family shares. In a long text every needle a built-in
-    family asks for (:data:`SHARED_NEEDLES`) is found by one combined scan of the lower-cased
-    copy, the first time any of them is asked for (see :func:`_scan_shared`), and each list is
-    kept for every later caller; any other needle (a plug-in's) is searched for on its own, once
-    per text. Overlapping occurrences count, as a fresh ``str.find`` loop would find them. The
+    This is the literal prefilter every family shares: each needle is searched for once per
+    long text, however many extractors ask for it (PubMed ids and PMCIDs both look for
+    ``pubmed``), on the lower-cased copy, by a vectorised substring search (see
+    :func:`_search`). Overlapping occurrences count, as a ``str.find`` loop finds them. The
     list is shared with every other caller: read it, never change it.
 
     >>> needle_positions("PMID 1, pmid 2", "pmid")
@@ -115,83 +113,63 @@ def needle_positions(text: str, needle: str) -> list[int]:
     if memo is None:
         return _find_all(_lower(text), needle)
     known: list[int] | None = memo.get(needle)
-    if known is not None:
-        return known
-    if needle in _SHARED and _SCANNED not in memo:
-        _scan_shared(text, memo)
-        shared: list[int] | None = memo.get(needle)
-        if shared is not None:
-            return shared
-    found = memo[needle] = _find_all(lowered(text), needle)
+    if known is None:
+        known = memo[needle] = _search(text, memo, needle)
+    return known
+
+
+_CHUNK = 1 << 18
+"""A long text is searched in pieces of this many characters (each with the few characters
+after it that a match starting inside may need), so the matches handed back at once, three
+Python ints each, stay few however many the text holds."""
+
+_finders: dict[str, Callable[..., list[tuple[int, int, int]]]] = {}
+"""The search of each needle asked for so far (a one-pattern automaton: building one takes
+~8 us, so it is kept)."""
+
+_BYTES = "\x00bytes"
+"""The memo key of the lower-cased copy as bytes (never a needle)."""
+
+
+def _search(text: str, memo: dict[str, Any], needle: str) -> list[int]:
+    """:func:`_find_all` ``(lowered(text), needle)``, by ``memchr``'s SIMD substring search
+    (through ``ahocorasick_rs``, which hands a one-pattern search to it) on the lower-cased
+    copy encoded to ASCII with ``?`` for every other character.
+
+    One byte per character, so byte offsets are character offsets; a needle holding ``?`` or
+    a non-ASCII character (which that copy cannot hold as such) takes the ``str.find`` loop.
+    Each needle costs ~0.2-0.4 ms per 10 MiB this way, against ~3-8 ms for a ``str.find``
+    loop (CPython's search for a short needle runs at 1-3 GB/s); one Aho-Corasick automaton
+    for every family's needles at once finds them all in ~15 ms (an overlapping search has
+    no vectorised prefilter), slower than these searches together.
+    """
+    if not needle or not needle.isascii() or "?" in needle:
+        return _find_all(lowered(text), needle)
+    find = _finders.get(needle)
+    if find is None:
+        from ahocorasick_rs import BytesAhoCorasick  # imported on the first long text only
+
+        find = _finders[needle] = BytesAhoCorasick([needle.encode()]).find_matches_as_indexes
+    data: memoryview | None = memo.get(_BYTES)
+    if data is None:
+        data = memo[_BYTES] = memoryview(lowered(text).encode("ascii", "replace"))
+    n = len(data)
+    if n <= _CHUNK:
+        return [start for _, start, _ in find(data, overlapping=True)]
+    found: list[int] = []
+    reach = _CHUNK + len(needle) - 1
+    for lo in range(0, n, _CHUNK):
+        piece = find(data[lo : lo + reach], overlapping=True)
+        # a match starting past the piece's own characters is found again with the next piece
+        found.extend([lo + start for _, start, _ in piece if start < _CHUNK])
     return found
 
 
-SHARED_NEEDLES = (
-    # arXiv contexts (arxiv, alphaxiv, ar5iv, huggingface.co/papers, xxx.lanl.gov)
-    "xiv", "5iv", "huggingface", "lanl",
-    # PubMed and PubMed Central labels and URLs
-    "pmid", "pmc", "pubmed",
-    # ISBN labels, bare ISBN-13s
-    "sbn", "97",
-    # ACL Anthology
-    "acl", "anthology", "10.18653",
-    # URLs (and the DOI extractor's test for a URL before a DOI)
-    "://", "www.",
-    # OpenReview, Semantic Scholar, OpenAlex, DBLP
-    "openreview.net/", "semanticscholar.org/", "corpus", "openalex", "dblp",
-    # titles and listings (title keys, headers, reference sections) in tool outputs
-    "title", "paper", "itle", "aper", "eferences", "ibliography",
-)  # fmt: skip
-"""Every needle a built-in family asks :func:`needle_positions` for: all are found by one
-combined scan of a long text (:func:`_scan_shared`). A needle left out here is still found,
-by a scan of its own."""
-
-_SHARED = frozenset(SHARED_NEEDLES)
-_SCANNED = "\x00scanned"
-"""The memo key set once the combined scan of a text has run (never a needle)."""
-
-_CHUNK = 1 << 16
-"""The combined scan reads the text in pieces of this many characters (each with the few
-characters after it that a match starting inside may need), so the matches it hands back at
-once, three Python ints each, stay few however many the text holds."""
-
-_automaton: Any = None
-
-
-def _scan_shared(text: str, memo: dict[str, Any]) -> None:
-    """Find every :data:`SHARED_NEEDLES` needle in ``text`` with one Aho-Corasick scan of the
-    lower-cased copy, and keep each one's offsets in ``memo``.
-
-    One pass over 10 MiB finds all of them in ~15 ms, where a ``str.find`` loop per needle
-    (each ~3-8 ms, at ~1-3 GB/s) cost ~55 ms for the lot. The copy is encoded to ASCII with
-    ``?`` for every other character, one byte per character, so byte offsets are character
-    offsets; no needle holds ``?`` or a non-ASCII character, so no match is lost or made.
-    Overlapping matches are all reported (``lanl`` in ``lanlanl`` twice, ``corpus`` and
-    ``sbn`` in ``corpusbn``), as the ``str.find`` loops found them.
-    """
-    global _automaton
-    if _automaton is None:
-        from ahocorasick_rs import BytesAhoCorasick  # imported on the first long text only
-
-        _automaton = BytesAhoCorasick([n.encode("ascii") for n in SHARED_NEEDLES])
-    find = _automaton.find_matches_as_indexes
-    data = memoryview(lowered(text).encode("ascii", "replace"))
-    lists: list[list[int]] = [[] for _ in SHARED_NEEDLES]
-    reach = _CHUNK + max(map(len, SHARED_NEEDLES)) - 1
-    for lo in range(0, len(data), _CHUNK):
-        for i, start, _end in find(data[lo : lo + reach], overlapping=True):
-            if start < _CHUNK:  # one starting past the piece is found with the next piece
-                lists[i].append(lo + start)
-    for needle, found in zip(SHARED_NEEDLES, lists, strict=True):
-        memo.setdefault(needle, found)
-    memo[_SCANNED] = True
-
-
 _ANCHOR_SHARE = 1024
-"""A character is used as an anchor (see :func:`needle_near`) while it occurs at most once per
-this many characters of a text: then visiting each of its occurrences costs less than a
-full-text scan for a needle. Past that (a text full of URLs and ``/``) the needle is searched
-for as usual, after at most ``len(text) / _ANCHOR_SHARE`` steps spent finding that out."""
+"""A character's offsets are listed (see :func:`char_positions`) while it occurs at most once
+per this many characters of a text: then visiting each of its occurrences costs less than a
+regex search of the whole text. Past that (a text full of URLs and ``/``) the caller runs its
+own scan, after at most ``len(text) / _ANCHOR_SHARE`` steps spent finding that out."""
 
 
 def _anchors(text: str, anchor: str) -> list[int] | None:
@@ -212,8 +190,8 @@ def char_positions(text: str, char: str) -> list[int] | None:
     common there (more than once per ``_ANCHOR_SHARE`` characters) or the text is short.
 
     Found once per text (a memchr-speed search per occurrence) and shared: the ``/`` of a text
-    serve :func:`needle_near` and the old-style arXiv ids, which start at one. A caller given
-    None runs its own scan. Read the list, never change it.
+    serve the old-style arXiv ids, which start at one. A caller given None runs its own scan.
+    Read the list, never change it.
 
     >>> long = "a" * 5000 + "/b/"
     >>> char_positions(long, "/"), char_positions("/" * 5000, "/"), char_positions("a/b", "/")
@@ -229,64 +207,20 @@ def char_positions(text: str, char: str) -> list[int] | None:
     return found
 
 
-_REACH = 32
-"""How far around each anchor :func:`needle_near` looks: the window of an anchor at ``a`` is
-``[a - _REACH, a + _REACH)``."""
-_STRIDE = 2 * _REACH + 1
-"""A window and the NUL (never in a needle) that keeps a match from running into the next."""
-
-
-def _windows(text: str, anchors: list[int]) -> str:
-    """The lower-cased text around each anchor, each window ``2 * _REACH`` long (padded with
-    NUL at the ends of the text) and followed by one NUL."""
-    low, n = lowered(text), len(text)
-    pieces = [
-        low[a - _REACH : a + _REACH]
-        if _REACH <= a <= n - _REACH
-        else "\x00" * max(0, _REACH - a)
-        + low[max(0, a - _REACH) : a + _REACH]
-        + "\x00" * max(0, a + _REACH - n)
-        for a in anchors
-    ]
-    pieces.append("")
-    return "\x00".join(pieces)
-
-
 def needle_near(text: str, needle: str, anchor: str, offsets: range) -> list[int]:
     """The offsets ``p`` of :func:`needle_positions` ``(text, needle)`` where ``anchor`` (one
     character with no case, such as ``:`` or ``/``) stands at ``p + k`` for a ``k`` in
     ``offsets`` (a range with step 1), in order.
 
     An extractor whose pattern cannot match without that character there (``CorpusId:`` needs
-    its colon 8 to 13 characters after ``corpus``) reads only these. Where the anchor is rare,
-    as ``:`` and ``/`` are in prose, the needle is searched for only in a short window around
-    each anchor, all windows joined in one string: a fraction of a full-text scan. The result
-    is the same either way.
+    its colon 8 to 13 characters after ``corpus``) reads only these. (The needle's own search
+    costs ~0.3 ms per 10 MiB, so it is searched for, not read off windows around the anchors.)
 
     >>> needle_near("DBLP: x, dblp y, DBLP :z", "dblp", ":", range(4, 9))
     [0, 17]
     """
-    memo = _memo(text)
-    fits = bool(offsets) and offsets[-1] < _REACH and len(needle) - offsets[0] <= _REACH
-    if memo is None or not fits or needle in _SHARED:  # a shared needle's offsets are known
-        return _with_anchor(text, needle_positions(text, needle), anchor, offsets)
-    key = "\x00anchor" + anchor
-    if key not in memo:
-        anchors = char_positions(text, anchor)
-        memo[key] = None if anchors is None else (anchors, _windows(text, anchors))
-    kept: tuple[list[int], str] | None = memo[key]
-    if kept is None:  # the anchor is too common to be worth it: search the whole text
-        return _with_anchor(text, needle_positions(text, needle), anchor, offsets)
-    anchors, windows = kept
-    # A needle with its anchor at p + k lies wholly inside that anchor's window (k < _REACH
-    # and len(needle) - k <= _REACH), so every such p is among these, each maybe more than once.
-    near = {anchors[j // _STRIDE] - _REACH + j % _STRIDE for j in _find_all(windows, needle)}
-    return _with_anchor(text, sorted(near), anchor, offsets)
-
-
-def _with_anchor(text: str, positions: list[int], anchor: str, offsets: range) -> list[int]:
     first, stop = offsets.start, offsets.stop
-    return [p for p in positions if anchor in text[p + first : p + stop]]
+    return [p for p in needle_positions(text, needle) if anchor in text[p + first : p + stop]]
 
 
 def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:
