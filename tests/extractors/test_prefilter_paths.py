@@ -23,7 +23,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from groundcheck.extractors import arxiv, hints, isbn
+from groundcheck.extractors import arxiv, doi, hints, isbn
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.hints import _find_all, _lower, needle_positions
 from groundcheck.extractors.openalex import find_openalex
@@ -139,3 +139,49 @@ def test_the_short_head_scan_finds_what_it_found(text: str, pos: int, endpos: in
         assert [(m.span(), m.groups()) for m in new.finditer(*args)] == [
             (m.span(), m.groups()) for m in old.finditer(*args)
         ]
+
+
+_DOI_FRAGMENTS = [
+    "10.", "10.1", "10.1234/", "10.1234/abc", "10.10.1000/x", "110.1000/x", "10.5", "10.1000",
+    "%2F", "%2f", "/", "//", ".", "1", "0", "12345678901", "10.1234%2Fabc", "https://doi.org/",
+    " ", "\n", "<2.0.CO;2-", "&#", "&amp;", "a", "10.123.4.5.6.7/x", "\u0661", "\u00e9",
+    "10.123456789.123456789.123456789.123456789.123456789", "110.123456789.123456789.1",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_DOI_FRAGMENTS), st.text("10./%2Fa ", max_size=6)), max_size=60
+    ).map("".join),
+    st.sampled_from(["lorem ipsum ", "/", "a/b ", "10.", " "]),
+)
+def test_doi_candidates_before_each_slash_are_the_regex_search_ones(core: str, filler: str) -> None:
+    """Read back from the rare slashes of a long text (or by the regex search where slashes
+    are common or the text is short): the matches, spans and groups, ``finditer`` found."""
+    wide = filler * (40_000 // len(filler))  # room for 40 slashes of the core
+    for text in (core, _long(core, filler), wide + core * 3 + wide):
+        _fresh()
+        want = [(m.span(), m.groups()) for m in doi._CANDIDATE.finditer(text)]
+        assert [(m.span(), m.groups()) for m in doi._candidates(text)] == want
+
+
+_CANDIDATE_V1 = (
+    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])((?:" + doi._SUFFIX_CHAR + r"|<(?=[0-9]))*)"
+)
+"""``doi._CANDIDATE`` before its repeats were made possessive."""
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_DOI_FRAGMENTS), st.text("10./%2F<a#&; \n", max_size=6)),
+        max_size=40,
+    ).map("".join),
+    st.integers(0, 5),
+)
+def test_the_possessive_doi_candidate_finds_what_it_found(text: str, pos: int) -> None:
+    old = re.compile(_CANDIDATE_V1)
+    assert [(m.span(), m.groups()) for m in doi._CANDIDATE.compiled.finditer(text, pos)] == [
+        (m.span(), m.groups()) for m in old.finditer(text, pos)
+    ]

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import is_long, needle_positions
+from groundcheck.extractors.hints import char_positions, is_long, needle_positions
 from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -40,13 +40,19 @@ _SUFFIX_CHAR = (
     r"\u2013\u2014\u2018\u2019\u201c\u201d\u3000-\u303f\uff00-\uffef]"
 )
 _CANDIDATE = LazyPattern(
-    r"10\.([0-9]{1,9}(?:\.[0-9]{1,9}){0,4})(?:/|%2[Ff])((?:" + _SUFFIX_CHAR + r"|<(?=[0-9]))*)"
+    r"10\.([0-9]{1,9}+(?:\.[0-9]{1,9}+){0,4}+)(?:/|%2[Ff])"
+    r"((?:" + _SUFFIX_CHAR + r"++|<(?=[0-9]))*+)"
 )
 """``10.`` + registrant + ``/`` (or ``%2F``) + the longest run of characters a DOI may hold.
 The registrant's repetitions are bounded (at most 9 digits, 4 sub-levels) so a flood of
 ``10.10.10.`` costs a constant per position instead of backtracking over the whole flood.
 Starts with a literal so the engine searches for ``10.`` instead of trying every position.
-Stops at white space, control characters (a NUL is never part of a DOI), quotes, backticks,
+Every repeat is possessive (``++``, ``*+``): giving characters back could never let a match
+succeed (a registrant's digits and dots are followed by a separator, which neither is; the
+suffix ends the pattern), so the matches are those of the plain repeats, and the suffix's
+characters are taken in runs instead of one trip through the alternation each (a DOI of 200
+suffix characters: ~4.6 us -> ~0.7 us). Stops at white space, control characters (a NUL is
+never part of a DOI), quotes, backticks,
 ``{}|\\^``, ``[`` ``]``, ``?`` ``#`` (URL query and fragment), en/em dashes, CJK and full-width
 punctuation, and ``<`` unless a digit follows (SICI DOIs hold ``<2.0.CO;2-``)."""
 
@@ -299,18 +305,17 @@ def find_doi(text: str) -> Iterator[Mention]:
     marks = _UrlMarks.of(text)
     readings: dict[str, _Reading] = {}
     n = len(text)
-    for m in _CANDIDATE.finditer(text):
-        start = m.start()
+    trusted = Mention._trusted
+    for m in _candidates(text):
+        start, end = m.span()
         if start:
-            before = text[start - 1]
-            if before.isascii() and before.isalnum():
+            if text[start - 1] in _ASCII_ALNUM:
                 continue  # "110.1000/x", "v10.1000/x": part of another token
             if marks is not None and marks.near(start):
                 mention = _mention(text, m)
                 if mention is not None:
                     yield mention
                 continue
-        end = m.end()
         if end < n and text[end] in _BREAKS:
             mention = _mention(text, m)  # perhaps a DOI cut by a line break: read in full
             if mention is not None:
@@ -322,10 +327,56 @@ def find_doi(text: str) -> Iterator[Mention]:
             reading = readings[raw] = _plain_reading(m)
         problem, identifier, length, aliases = reading
         if problem is None:
-            yield Mention._trusted(identifier, start, start + length, None, aliases)
+            yield trusted(identifier, start, start + length, None, aliases)
         elif _DOI_CONTEXT.search(text, max(0, start - 12), start) is not None:
-            yield Mention._trusted(identifier, start, start + length, problem)
+            yield trusted(identifier, start, start + length, problem)
 
+
+_REGISTRANT_REACH = 3 + 9 + 4 * 10
+"""The most characters ``10.`` and a registrant (9 digits, 4 sub-levels of a dot and 9 digits)
+take before the ``/`` or ``%2F`` that ends them."""
+_NUMERAL = "0123456789."
+
+
+def _candidates(text: str) -> Iterator[re.Match[str]]:
+    """``_CANDIDATE.finditer(text)``, tried only at a ``10.`` that ends a run of digits and
+    dots right before a ``/`` or ``%2F``, where the slashes of a long text are rare (their
+    offsets are shared, see :func:`char_positions`).
+
+    The regex search for ``10.`` visits every character (~8 ms per 10 MiB), and in prose most
+    of its ``10.`` are decimals (``10.5``). A match runs from its ``10.`` over digits and dots
+    only to its separator, at most :data:`_REGISTRANT_REACH` characters on, so looking back
+    from each separator finds every place one can start; trying them in order, each from the
+    end of the last match, gives the matches ``finditer`` gives.
+    """
+    slashes = char_positions(text, "/")
+    if slashes is None:  # a short text, or one full of slashes: the regex search is cheaper
+        yield from _CANDIDATE.finditer(text)
+        return
+    encoded = needle_positions(text, "%2f")
+    starts: list[int] = []
+    for sep in sorted(slashes + encoded) if encoded else slashes:
+        if sep == 0 or text[sep - 1] not in _NUMERAL:
+            continue  # most slashes: in a URL, after a letter or another slash
+        lo = max(0, sep - _REGISTRANT_REACH)
+        run = text[lo:sep]
+        at = text.find("10.", lo + len(run.rstrip(_NUMERAL)), sep)  # in the run before it
+        while at != -1:
+            starts.append(at)
+            at = text.find("10.", at + 1, sep)
+    match = _CANDIDATE.compiled.match
+    resume = 0
+    for at in sorted(set(starts)):
+        if at < resume:
+            continue
+        m = match(text, at)
+        if m is not None:
+            resume = m.end()
+            yield m
+
+
+_ASCII_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+"""What ``ch.isascii() and ch.isalnum()`` holds for, as one set lookup."""
 
 _BREAKS = frozenset("\r\n\v\f\x85\u2028\u2029")
 """What :data:`_CONTINUATION` starts with: after a DOI, the only way its reading may depend on
