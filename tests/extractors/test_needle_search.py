@@ -105,3 +105,20 @@ def test_the_doi_url_marks_are_those_the_regex_found(core: str, pad: int) -> Non
         old = [m.start() for m in re.finditer(r"://|www\.|WWW\.", text)]
         marks = doi._UrlMarks.of(text)
         assert (marks._at if marks is not None else []) == old
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXTS, st.booleans())
+def test_the_byte_copy_agrees_with_the_lowered_text_on_ascii_literals(
+    core: str, long: bool
+) -> None:
+    """Every ASCII character but ``?`` and NUL stands at the same offsets in both (``İ`` is
+    NUL in one and ``?`` in the other; the Kelvin sign is ``k`` in both)."""
+    text = _long(core, 3) if long else core
+    low, data = hints.lowered(text), hints.lowered_bytes(text)
+    assert len(data) == len(low)
+
+    def plain(ch: str) -> str:
+        return ch if ch.isascii() and ch not in "?\x00" else "?"
+
+    assert "".join(map(plain, low)) == "".join(map(plain, data.decode("ascii")))

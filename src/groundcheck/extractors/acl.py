@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from groundcheck.extractors.arxiv import id_dots
-from groundcheck.extractors.hints import lowered, needle_near, needle_positions
+from groundcheck.extractors.hints import lowered_bytes, needle_near, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -101,12 +101,12 @@ def _hints(text: str) -> list[int]:
     }
     anthology = needle_positions(text, "anthology")
     if anthology:
-        low = lowered(text)
+        low = lowered_bytes(text)
         found.update(
             at - k
             for at in anthology
             for k in _ANTHOLOGY_AFTER
-            if at >= k and low.startswith("acl", at - k)
+            if at >= k and low.startswith(b"acl", at - k)
         )
     return sorted(found)
 

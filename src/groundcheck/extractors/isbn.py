@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import lowered, needle_positions
+from groundcheck.extractors.hints import lowered_bytes, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -155,9 +155,9 @@ def find_isbn(text: str) -> Iterator[Mention]:
     labelled: list[tuple[int, int]] = []
     sbn = needle_positions(text, "sbn")
     if sbn:
-        low = lowered(text)
+        low = lowered_bytes(text)
         for at in sbn:
-            start = at - 1 if at and low[at - 1] == "i" else at
+            start = at - 1 if at and low[at - 1] == 0x69 else at
             if labelled and start < labelled[-1][1]:
                 continue
             m = _LABELLED.match(text, start)

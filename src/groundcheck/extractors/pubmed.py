@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import hints_in, lowered, needle_positions
+from groundcheck.extractors.hints import hints_in, lowered_bytes, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -78,7 +78,7 @@ _PMCID_EUROPE = LazyPattern(r"(?i:europepmc\.org/(?:article|abstract)/pmc/)([0-9
 
 _PMID_HINTS = ("pmid", "pubmed")
 _PMCID_HINTS = ("pmc", "pubmed")
-_EUROPE_PMC = "europepmc.org/"
+_EUROPE_PMC = b"europepmc.org/"
 
 
 def _pmid_mention(digits: str, start: int, end: int, version: str | None) -> Mention:
@@ -123,13 +123,13 @@ def find_pmid(text: str) -> Iterator[Mention]:
     europe = _europe_pmc(text)
     if not hints and not europe:
         return
-    low = lowered(text)
+    low = lowered_bytes(text)
     resume = 0
     for at in hints:
         if at < resume:
             continue
         m = _PMID_LABEL.match(text, at) or _PMID_URL.match(text, at)
-        if m is None and low.startswith("ncbi.nlm.nih.gov/pubmed", at - 17):
+        if m is None and low.startswith(b"ncbi.nlm.nih.gov/pubmed", at - 17):
             m = _PMID_URL.match(text, at - 17)  # the label hint sits inside the legacy URL
         if m is None:
             continue
@@ -148,12 +148,11 @@ def find_pmid(text: str) -> Iterator[Mention]:
 def _europe_pmc(text: str) -> list[int]:
     """Where ``europepmc.org/`` starts, from the ``pmc`` positions PMCIDs need anyway (one
     scan fewer of the whole text)."""
-    low = lowered(text)
-    return [
-        at - 6
-        for at in needle_positions(text, "pmc")
-        if at >= 6 and low.startswith(_EUROPE_PMC, at - 6)
-    ]
+    pmc = needle_positions(text, "pmc")
+    if not pmc:
+        return []
+    low = lowered_bytes(text)
+    return [at - 6 for at in pmc if at >= 6 and low.startswith(_EUROPE_PMC, at - 6)]
 
 
 def find_pmcid(text: str) -> Iterator[Mention]:
@@ -164,7 +163,7 @@ def find_pmcid(text: str) -> Iterator[Mention]:
     hints = hints_in(text, _PMCID_HINTS)
     if not hints:
         return
-    low = lowered(text)
+    low = lowered_bytes(text)
     seen_end = 0
     for at in hints:
         if at < seen_end:
@@ -174,7 +173,7 @@ def find_pmcid(text: str) -> Iterator[Mention]:
             seen_end = label.end()
             yield _pmcid_mention(label.group(1), label.start(1), label.end(1), None)
             continue
-        if at >= 6 and low.startswith("europepmc.org/", at - 6):
+        if at >= 6 and low.startswith(_EUROPE_PMC, at - 6):
             europe = _PMCID_EUROPE.match(text, at - 6)
             if europe is not None:
                 seen_end = europe.end()
