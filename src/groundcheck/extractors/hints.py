@@ -302,8 +302,10 @@ def hints_in(text: str, needles: Iterable[str]) -> list[int]:
     [0, 9]
     """
     if len(text) < _CACHE_FROM:  # nothing kept: lower the text once, not once per needle
-        return list(hint_positions(_lower(text), needles))
-    lists = [positions for n in needles if (positions := needle_positions(text, n))]
+        low = _lower(text)
+        lists = [positions for n in needles if (positions := _find_all(low, n))]
+    else:
+        lists = [positions for n in needles if (positions := needle_positions(text, n))]
     if len(lists) == 1:
         return lists[0]
     return sorted({at for positions in lists for at in positions})
