@@ -185,3 +185,39 @@ def test_the_possessive_doi_candidate_finds_what_it_found(text: str, pos: int) -
     assert [(m.span(), m.groups()) for m in doi._CANDIDATE.compiled.finditer(text, pos)] == [
         (m.span(), m.groups()) for m in old.finditer(text, pos)
     ]
+
+
+def _dots_after_hints_v1(text: str, hints: list[int]) -> list[int]:
+    """The dots ``arxiv._written_malformed`` looked at before the windows were merged: each
+    hint's window searched on its own, the dots deduplicated and sorted."""
+    seen: set[int] = set()
+    for hint in hints:
+        for m in arxiv._CANDIDATE_DOT.finditer(
+            text, hint + 1, min(len(text), hint + arxiv._AFTER_HINT + 2)
+        ):
+            seen.add(m.start())
+    return sorted(seen)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["arXiv:", "arxiv_id", "xiv", " ", "\n", "2209.61034", "1024.5678"]),
+            st.text("0123456789.x ", max_size=8),
+        ),
+        max_size=40,
+    ).map("".join),
+    st.integers(0, 200),
+    st.booleans(),
+)
+def test_merged_hint_windows_find_the_dots_each_window_found(
+    core: str, gap: int, at_the_end: bool
+) -> None:
+    text = "lorem ipsum " * 400 + core + " " * gap + core
+    text = text if at_the_end else text + " lorem" * 20
+    _fresh()
+    hints_at = arxiv._ArxivContext(text).hints
+    if len(hints_at) * arxiv._AFTER_HINT >= len(text):
+        return  # the whole-text branch, unchanged
+    assert list(arxiv._dots_after_hints(text, hints_at)) == _dots_after_hints_v1(text, hints_at)

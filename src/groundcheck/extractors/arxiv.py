@@ -312,31 +312,43 @@ def _modern(
     return mention, needs_context
 
 
+def _dots_after_hints(text: str, hints: list[int]) -> Iterable[int]:
+    """The :data:`_CANDIDATE_DOT` dots in the window after each hint (``[hint + 1,
+    hint + _AFTER_HINT + 2)``), in order, each once.
+
+    A candidate is the dot and the digit after it, so a window holds its dots up to its end
+    minus 2 (the pattern's lookbehind reads before the window): the windows that overlap or
+    touch are searched as one (a tool output names an id after "arxiv_id" and again after
+    "arXiv:", two hints a few characters apart). Many hints (an "arXiv:arXiv:..." flood) take
+    one pass over the whole text instead, so the cost stays linear.
+    """
+    if len(hints) * _AFTER_HINT >= len(text):
+        return (m.start() for m in _CANDIDATE_DOT.finditer(text))
+    finditer = _CANDIDATE_DOT.compiled.finditer
+    n = len(text)
+    found: list[int] = []
+    lo, hi = 0, -1  # no window yet
+    for hint in hints:
+        first, last = hint + 1, min(n, hint + _AFTER_HINT + 2) - 2
+        if first > hi + 1:
+            if lo <= hi:
+                found.extend(m.start() for m in finditer(text, lo, hi + 2))
+            lo = first
+        hi = max(hi, last)
+    if lo <= hi:
+        found.extend(m.start() for m in finditer(text, lo, hi + 2))
+    return found
+
+
 def _written_malformed(text: str, context: _ArxivContext) -> Iterator[Mention]:
     """Malformed modern tokens with no version that count only because they are written as
-    arXiv ids (``arXiv:1024.5678``): looked for only in the window after each arXiv hint.
-
-    Many hints (an "arXiv:arXiv:..." flood) take one pass over the whole text instead, as
-    :meth:`_ArxivContext.short_heads` does, so the cost stays linear.
-    """
+    arXiv ids (``arXiv:1024.5678``): looked for only in the window after each arXiv hint
+    (:func:`_dots_after_hints`)."""
     hints = context.hints
     if not hints:
         return
-    if len(hints) * _AFTER_HINT >= len(text):
-        dots: Iterable[int] = (m.start() for m in _CANDIDATE_DOT.finditer(text))
-    else:
-        seen: set[int] = set()
-        found: list[int] = []
-        for hint in hints:
-            for candidate in _CANDIDATE_DOT.finditer(
-                text, hint + 1, min(len(text), hint + _AFTER_HINT + 2)
-            ):
-                if candidate.start() not in seen:
-                    seen.add(candidate.start())
-                    found.append(candidate.start())
-        dots = sorted(found)
     match = _MODERN_TAIL.match
-    for dot in dots:
+    for dot in _dots_after_hints(text, hints):
         tail = match(text, dot)
         if tail is None:
             continue
