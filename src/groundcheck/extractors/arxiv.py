@@ -182,6 +182,11 @@ class _ArxivContext:
                 yield m
 
 
+_GLUED = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
+"""The characters before a token's digits that make :func:`_modern` look closer (a longer run
+of digits, or a token glued to a word or a number: ``v1.2301.00001``, ``arXiv.2301.00001``)."""
+
+
 def _plausible(yymm: str, seq: str, version: str | None) -> bool:
     """The fast test behind :func:`_modern_problem` (string compares, no messages built)."""
     return (
@@ -381,10 +386,23 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     """
     context = _ArxivContext(text)
     found: list[Mention] = []
+    maybe_valid = _MAYBE_VALID.match
     for dot in id_dots(text):
-        m = _MAYBE_VALID.match(text, dot)
+        m = maybe_valid(text, dot)
         if m is None:
             continue  # an ACL id's dot
+        # The common case, as _modern reads it, without the call: exactly four digits before
+        # the dot (no digit, letter or dot before them) and a plausible id.
+        left = dot - 4
+        seq, version = m.group(1, 2)
+        if (
+            seq is not None
+            and (left == 0 or text[left - 1] not in _GLUED)
+            and _plausible(yymm := text[left:dot], seq, version)
+        ):
+            identifier = _IDENTIFIER(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
+            found.append(_MENTION(identifier, left, m.end()))
+            continue
         mention, _ = _modern(text, m, None)
         if mention is not None:
             found.append(mention)
