@@ -169,3 +169,16 @@ def test_words_counted_in_one_match(text: str, count: int, start: int, end: int)
     expected = len(_WORD.findall(text[start:end])) >= count
     assert _words_at_least(text, count, start, end) == expected
     assert _words_at_least(text[start:end], count) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PIECES, max_size=8).map("".join))
+def test_leading_words_and_noise_open_only_with_the_listed_characters(rest: str) -> None:
+    """The finder skips the leading-words match where the segment opens with another ASCII
+    character: from there the match is always empty."""
+    from groundcheck.extractors.title import _LEADING_WORDS_NOISE, _MAY_LEAD
+
+    for code in range(128):
+        if chr(code) not in _MAY_LEAD:
+            m = _LEADING_WORDS_NOISE.match(chr(code) + rest)
+            assert m is not None and m.end() == 0

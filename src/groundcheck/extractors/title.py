@@ -602,14 +602,17 @@ _LEADING_WORDS_NOISE = re.compile(
 )
 """``_LEADING_WORDS`` then ``_LEADING_NOISE`` where the words end, in one match: each part is
 optional and what follows it always matches, so the first part's match is its own."""
+_MAY_LEAD = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f aAoOsScCiIbBfFeE0123456789[#-+")
+"""The ASCII characters either part can open with (white space; the first letters of the
+leading words, either case; a digit, ``[``, ``#`` or a bullet): from any other, it matches
+nothing."""
 
 
-def _citation_paren_end(text: str, seg_start: int, after: int, end: int) -> int:
+def _citation_paren_end(text: str, seg_start: int, after: int, at: int) -> int:
     """Where the last ``(…) `` holding a citation (a digit or a colon) ends in
-    ``text[seg_start:end]``, if that is at ``after`` or later, else -1: "(arXiv:X) Next title"
-    ends a segment, "Models (LLMs) from …" does not. (A cut found earlier bounds ``after``: a
-    parenthesis before it could not be the last cut.)"""
-    at = text.rfind(") ", after, end)
+    ``text[seg_start:end]``, if that is at ``after`` or later, else -1, given ``at``, the last
+    ``) `` there: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not. (A cut
+    found earlier bounds ``after``: a parenthesis before it could not be the last cut.)"""
     while at != -1:
         opened = text.rfind("(", seg_start, at)
         if opened == -1:
@@ -696,9 +699,12 @@ def _adjacent_title(
     line_end = text.find("\n", id_end, window_end)
     if line_end == -1:
         line_end = window_end
-    letter = letters.first(line_start, line_end)
-    if letter is None or (id_start <= letter < id_end and letters.first(id_end, line_end) is None):
-        return None  # no letter either side, so no word: a run of ids (a DOI flood: 1 µs each)
+    if line_start == id_start or not text[line_start].isalpha():  # (prose opens with a letter)
+        letter = letters.first(line_start, line_end)
+        if letter is None or (
+            id_start <= letter < id_end and letters.first(id_end, line_end) is None
+        ):
+            return None  # no letter either side, so no word: a run of ids (a DOI flood: 1 µs each)
     # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
     # character of the line before it (one regex over the reversed run, not a Python step
     # per character: a 1 MB line of glued ids made that 300 steps an id).
@@ -711,17 +717,24 @@ def _adjacent_title(
     # looks only after the cut found so far.
     cut = text.rfind(". ", seg_start, prefix_start)
     after = seg_start if cut == -1 else cut + 1
-    semicolon = text.rfind("; ", after, prefix_start)
+    # ``; `` from its ``;`` (a one-character search is a memrchr; the pair is rare in prose).
+    semicolon = text.rfind(";", after, prefix_start - 1)
+    while semicolon != -1 and text[semicolon + 1] != " ":
+        semicolon = text.rfind(";", after, semicolon)
     if semicolon != -1:
         cut = semicolon
         after = semicolon + 1
-    paren = _citation_paren_end(text, seg_start, after, prefix_start)
+    paren = text.rfind(") ", after, prefix_start)
     if paren != -1:
-        cut = paren
+        paren = _citation_paren_end(text, seg_start, after, paren)
+        if paren != -1:
+            cut = paren
     b_start = seg_start if cut == -1 else cut + 2
     # Stop at quotes, brackets, emphasis: other candidates' territory.
     if b_start < prefix_start:
-        b_start = prefix_start - _trailing(_NOT_MARKUP, text, b_start, prefix_start)
+        m = _NOT_MARKUP.match(text[prefix_start - 1 : b_start - 1 if b_start else None : -1])
+        if m is not None:  # (always: the run matches, if only empty)
+            b_start = prefix_start - m.end()
     b_end = prefix_start
     opened = text.rfind("(", b_start, b_end)
     if opened != -1 and text.find(")", opened, b_end) == -1:
@@ -730,9 +743,10 @@ def _adjacent_title(
         b_end -= 1
     # "and", "see" …, then a date, a number or a bullet a listing puts before its titles
     # ("2025-11-13 Title http://…"): never part of the title.
-    lead = _LEADING_WORDS_NOISE.match(text, b_start, b_end)
-    if lead is not None:
-        b_start = lead.end()
+    if b_start < b_end and (text[b_start] in _MAY_LEAD or not text[b_start].isascii()):
+        lead = _LEADING_WORDS_NOISE.match(text, b_start, b_end)
+        if lead is not None:
+            b_start = lead.end()
     if _TWO_WORDS.match(text, b_start, b_end) is not None:
         return b_start, b_end
     a_end = line_end if line_end < id_end + 300 else id_end + 300
