@@ -159,3 +159,30 @@ def test_same_entries_given_identifiers(text: str, data: st.DataObject) -> None:
     starts = sorted(data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=8, unique=True)))
     ids = [(s, min(n, s + data.draw(st.integers(1, 12)))) for s in starts] if n else []
     _assert_same(text, ids)
+
+
+@st.composite
+def _documents_with_copies(draw: st.DrawFn) -> str:
+    """Lines each written one to forty times in a row: the scanner makes the blocks of a
+    run of copies in one go (blocks._copies), and must make what it made line by line."""
+    lines = draw(st.lists(st.tuples(_LINES, _ENDINGS, st.integers(1, 40)), min_size=1, max_size=12))
+    text = "".join((line + end) * count for line, end, count in lines)
+    if draw(st.booleans()):
+        text = text[: -draw(st.integers(1, min(3, len(text))))]  # no final newline
+    return text
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_documents_with_copies())
+def test_same_as_the_line_by_line_model_on_copied_lines(text: str) -> None:
+    _assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "unit", ["2005.\n1", "# a\n", "1.\n", "12) x\n", "# a\r\n", "## b ##\n", "# a\n# b\n"]
+)
+@pytest.mark.parametrize("cut", [0, 1, 2])
+def test_same_as_the_line_by_line_model_on_a_flood(unit: str, cut: int) -> None:
+    text = unit * 300
+    _assert_same(text[: len(text) - cut])
+    _assert_same("Intro\n" + text[: len(text) - cut] + "\nafter\n")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from itertools import accumulate, islice
+from itertools import accumulate, islice, repeat
 from operator import attrgetter, lt
 
 from attrs import frozen
@@ -160,6 +160,47 @@ _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
 
 
+def _copies(text: str, line: str, start: int, end: int) -> int:
+    """How many copies of ``line`` follow one another from ``start`` (``line`` is there)
+    within ``text[:end]``: by doubling, then halving, a run of copies, so a flood of one line
+    costs a few string comparisons (at memcmp speed), not one per line."""
+    size = len(line)
+    count = 1
+    chunk = line
+    while text.startswith(chunk, start + count * size, end):  # count doubles while it fits
+        count *= 2
+        chunk += chunk
+    step = count // 2
+    while step:
+        if text.startswith(line * step, start + count * size, end):
+            count += step
+        step //= 2
+    return count
+
+
+def _add_copies(
+    blocks: list[Block], line_starts: list[int], first: Block, size: int, count: int
+) -> None:
+    """Add the blocks and line starts of ``count`` copies of one line of ``size`` characters
+    whose block is ``first``: each copy's is ``first`` moved, all made by one call."""
+    start, stop = first.start, first.start + count * size
+    shift = count * size
+    line_starts.extend(range(start, stop, size))
+    blocks.extend(
+        map(
+            Block,
+            repeat(first.kind, count),
+            range(start, stop, size),
+            range(first.body, first.body + shift, size),
+            range(first.end, first.end + shift, size),
+            range(first.line, first.line + count),
+            repeat(first.level, count),
+            repeat(first.label, count),
+            repeat(first.marker, count),
+        )
+    )
+
+
 def _item_label(m: re.Match[str]) -> tuple[str | None, str]:
     for group in ("num", "bracket", "lenticular", "paren"):
         value = m.group(group)
@@ -293,27 +334,48 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
             run_end = run.end()
             append = blocks.append
             new_line = line_starts.append
-            for numbered in _NUMBERED_LINE.finditer(text, pos, run_end):
-                start, nl = numbered.span()
-                nl -= 1
-                line_no += 1
-                new_line(start)
-                content_end = nl - 1 if text[nl - 1] == "\r" else nl
-                body = numbered.start(4)
-                if body == -1:
-                    body = content_end
-                head = numbered.group(1)
-                known = heads.get(head)
-                if known is None:
-                    known = heads[head] = _item_head(numbered)
-                if nl + 1 < run_end:
-                    append(Block(ITEM, start, body, content_end, line_no, *known))
-                else:  # the run's last line: the next line may continue it
-                    item_level, item_label, item_marker = known
-                    current = _Builder(
-                        ITEM, start, body, content_end, line_no, level=item_level,
-                        label=item_label, marker=item_marker,
-                    )  # fmt: skip
+            at = pos
+            while at < run_end:
+                for numbered in _NUMBERED_LINE.finditer(text, at, run_end):
+                    start, stop = numbered.span()
+                    nl = stop - 1
+                    line_no += 1
+                    new_line(start)
+                    content_end = nl - 1 if text[nl - 1] == "\r" else nl
+                    body = numbered.start(4)
+                    if body == -1:
+                        body = content_end
+                    head = numbered.group(1)
+                    known = heads.get(head)
+                    if known is None:
+                        known = heads[head] = _item_head(numbered)
+                    elif stop < run_end and text.startswith(text[start:stop], stop, run_end):
+                        # Copies of this line follow it (a flood repeats one line; a copy has
+                        # the same head, so only a head seen before is looked at): a line's
+                        # block depends on its text alone, so each copy's is this one's,
+                        # moved. They are counted by a few string comparisons and their
+                        # blocks made in one call, not one match and one pass a line; the
+                        # run's last line is left to the loop.
+                        size = stop - start
+                        copies = _copies(text, text[start:stop], start, run_end)
+                        if start + copies * size == run_end:
+                            copies -= 1
+                        line_starts.pop()
+                        one = Block(ITEM, start, body, content_end, line_no, *known)
+                        _add_copies(blocks, line_starts, one, size, copies)
+                        line_no += copies - 1
+                        at = start + copies * size
+                        break
+                    if stop < run_end:
+                        append(Block(ITEM, start, body, content_end, line_no, *known))
+                    else:  # the run's last line: the next line may continue it
+                        item_level, item_label, item_marker = known
+                        current = _Builder(
+                            ITEM, start, body, content_end, line_no, level=item_level,
+                            label=item_label, marker=item_marker,
+                        )  # fmt: skip
+                else:
+                    at = run_end
             pos = run_end
             continue
         if fence is None and text.startswith("#", pos) and (m := _ATX_BEFORE_ATX.match(text, pos)):
@@ -323,11 +385,18 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
             while True:
                 nl = m.end() - 1
                 content_end = nl - 1 if text[nl - 1] == "\r" else nl
-                line_no += 1
-                line_starts.append(pos)
                 body, hend = _atx_title(text, m.start(2), content_end)
-                blocks.append(Block(HEADING, pos, body, hend, line_no, m.end(1) - pos))
-                pos = nl + 1
+                # This heading and the copies of its line right after it, each followed by
+                # a "#" line as the pattern asks (a flood of "# a"): made as the numbered
+                # lines' copies are.
+                size = nl + 1 - pos
+                copies = _copies(text, text[pos : nl + 1], pos, n)
+                if not text.startswith("#", pos + copies * size):
+                    copies -= 1  # the last copy is followed by another line: the loop's
+                one = Block(HEADING, pos, body, hend, line_no + 1, m.end(1) - pos)
+                _add_copies(blocks, line_starts, one, size, copies)
+                line_no += copies
+                pos += copies * size
                 if (m := _ATX_BEFORE_ATX.match(text, pos)) is None:
                     break
             continue
