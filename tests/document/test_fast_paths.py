@@ -186,3 +186,23 @@ def test_same_as_the_line_by_line_model_on_a_flood(unit: str, cut: int) -> None:
     text = unit * 300
     _assert_same(text[: len(text) - cut])
     _assert_same("Intro\n" + text[: len(text) - cut] + "\nafter\n")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="0126789 .:/-\n a", max_size=60), st.integers(0, 60), st.integers(0, 60))
+def test_both_year_prefilters_keep_every_head_with_a_year(text: str, start: int, end: int) -> None:
+    """find_entries skips a head with no year start, looked for in the head itself while few
+    heads are asked about, then in a list made once for the whole text: both keep every head
+    where _strong's prefilter finds a year, so switching from one to the other changes no
+    entry."""
+    from bisect import bisect_left
+
+    from groundcheck.document.references import _PREFILTER, _YEAR_CORE
+
+    head = min(end, start + 300)
+    if _PREFILTER.search(text, start, head) is None:
+        return
+    assert _YEAR_CORE.search(text, start, head) is not None
+    years = [m.start() for m in _YEAR_CORE.finditer(text)]
+    k = bisect_left(years, start)
+    assert k < len(years) and years[k] <= head - 4

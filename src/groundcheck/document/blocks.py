@@ -141,8 +141,6 @@ _NUMBERED_LINE = re.compile(r"(?P<head>([ \t]{0,12})(\d{1,5})[.)])(?:[ \t]+([^|\
 ``_ITEM``'s ``num`` branch, its body running to the line's end (a ``\r`` before the newline
 is not part of it). Groups: 1 the head (indent, number, ``.`` or ``)``), 2 the indent, 3 the
 number, 4 the body."""
-_NUMBERED_RUN = re.compile(r"(?:[ \t]{0,12}\d{1,5}[.)](?:[ \t]+[^|\n]*|\r?)\n)+")
-"""A run of lines each of which is a :data:`_NUMBERED_LINE` (that pattern, repeated)."""
 
 
 def _item_head(m: re.Match[str]) -> tuple[int, str, str]:
@@ -324,59 +322,57 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         current = None
 
     while pos <= n:
-        if fence is None and pos < last_line and (run := _NUMBERED_RUN.match(text, pos)):
+        if fence is None and pos < last_line and (numbered := _NUMBERED_LINE.match(text, pos)):
             # A run of numbered items of one line each ("1. Lewis …", a flood of "2005."), read
             # without the line loop's tests: each is an item, and closes the block above it.
-            # The run is found by one match; its lines, by one finditer (each line's match
-            # ends at its newline, so they follow one another); what an item's head makes of
-            # its level, label and marker, once per head (a list repeats "1.", a flood "2005.").
+            # Each line is one match, which ends at its newline; the run ends at the first
+            # line that is not one, and its last line is left open (the next line may continue
+            # it). What an item's head makes of its level, label and marker is worked out once
+            # per head (a list repeats "1.", a flood "2005.").
             close()
-            run_end = run.end()
             append = blocks.append
             new_line = line_starts.append
-            at = pos
-            while at < run_end:
-                for numbered in _NUMBERED_LINE.finditer(text, at, run_end):
-                    start, stop = numbered.span()
-                    nl = stop - 1
-                    line_no += 1
-                    new_line(start)
-                    content_end = nl - 1 if text[nl - 1] == "\r" else nl
-                    body = numbered.start(4)
-                    if body == -1:
-                        body = content_end
-                    head = numbered.group(1)
-                    known = heads.get(head)
-                    if known is None:
-                        known = heads[head] = _item_head(numbered)
-                    elif stop < run_end and text.startswith(text[start:stop], stop, run_end):
-                        # Copies of this line follow it (a flood repeats one line; a copy has
-                        # the same head, so only a head seen before is looked at): a line's
-                        # block depends on its text alone, so each copy's is this one's,
-                        # moved. They are counted by a few string comparisons and their
-                        # blocks made in one call, not one match and one pass a line; the
-                        # run's last line is left to the loop.
-                        size = stop - start
-                        copies = _copies(text, text[start:stop], start, run_end)
-                        if start + copies * size == run_end:
-                            copies -= 1
-                        line_starts.pop()
-                        one = Block(ITEM, start, body, content_end, line_no, *known)
-                        _add_copies(blocks, line_starts, one, size, copies)
-                        line_no += copies - 1
-                        at = start + copies * size
-                        break
-                    if stop < run_end:
-                        append(Block(ITEM, start, body, content_end, line_no, *known))
-                    else:  # the run's last line: the next line may continue it
-                        item_level, item_label, item_marker = known
-                        current = _Builder(
-                            ITEM, start, body, content_end, line_no, level=item_level,
-                            label=item_label, marker=item_marker,
-                        )  # fmt: skip
-                else:
-                    at = run_end
-            pos = run_end
+            while numbered is not None:
+                start, stop = numbered.span()
+                nl = stop - 1
+                content_end = nl - 1 if text[nl - 1] == "\r" else nl
+                body = numbered.start(4)
+                if body == -1:
+                    body = content_end
+                head = numbered.group(1)
+                known = heads.get(head)
+                if known is None:
+                    known = heads[head] = _item_head(numbered)
+                elif text.startswith(text[start:stop], stop):
+                    # Copies of this line follow it (a flood repeats one line; a copy has the
+                    # same head, so only a head seen before is looked at): a line's block
+                    # depends on its text alone, so each copy's is this one's, moved. They are
+                    # counted by a few string comparisons and their blocks made in one call,
+                    # not one match and one pass a line. A copy that ends the run is left to
+                    # the next pass.
+                    size = stop - start
+                    copies = _copies(text, text[start:stop], start, n)
+                    after = start + copies * size
+                    if _NUMBERED_LINE.match(text, after) is None:
+                        copies -= 1
+                        after -= size
+                    one = Block(ITEM, start, body, content_end, line_no + 1, *known)
+                    _add_copies(blocks, line_starts, one, size, copies)
+                    line_no += copies
+                    numbered = _NUMBERED_LINE.match(text, after)
+                    continue
+                line_no += 1
+                new_line(start)
+                numbered = _NUMBERED_LINE.match(text, stop)
+                if numbered is not None:
+                    append(Block(ITEM, start, body, content_end, line_no, *known))
+                else:  # the run's last line: the next line may continue it
+                    item_level, item_label, item_marker = known
+                    current = _Builder(
+                        ITEM, start, body, content_end, line_no, level=item_level,
+                        label=item_label, marker=item_marker,
+                    )  # fmt: skip
+                    pos = stop
             continue
         if fence is None and text.startswith("#", pos) and (m := _ATX_BEFORE_ATX.match(text, pos)):
             # A run of ATX headings, each followed by another ("# a" lines): no heading in it
