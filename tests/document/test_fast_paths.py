@@ -206,3 +206,26 @@ def test_both_year_prefilters_keep_every_head_with_a_year(text: str, start: int,
     years = [m.start() for m in _YEAR_CORE.finditer(text)]
     k = bisect_left(years, start)
     assert k < len(years) and years[k] <= head - 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["item", "heading"]),
+    st.lists(st.integers(0, 10**7), min_size=5, max_size=5),
+    st.one_of(st.none(), st.text(max_size=5)),
+    st.text(max_size=5),
+)
+def test_a_copied_block_is_the_block_attrs_makes(
+    kind: str, numbers: list[int], label: str | None, marker: str
+) -> None:
+    """The blocks of copied lines are made slot by slot: equal, field for field, to what
+    Block(...) makes, with the same type, hash and defaults."""
+    from groundcheck.document.blocks import Block, _copy_block
+
+    start, body, end, line, level = numbers
+    made = _copy_block(kind, start, body, end, line, level, label, marker)
+    expected = Block(kind, start, body, end, line, level, label, marker)
+    assert type(made) is Block
+    assert made == expected
+    assert attrs.astuple(made) == attrs.astuple(expected)
+    assert hash(made) == hash(expected)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from itertools import accumulate, islice, repeat
 from operator import attrgetter, lt
 
-from attrs import frozen
+from attrs import fields, frozen
 
 from groundcheck.text import LazyPattern
 
@@ -176,6 +176,39 @@ def _copies(text: str, line: str, start: int, end: int) -> int:
     return count
 
 
+_SET_FIELDS = tuple(getattr(Block, f.name).__set__ for f in fields(Block))
+_NEW = object.__new__
+_ROW, _HEADER = fields(Block).row.default, fields(Block).header.default
+
+
+def _copy_block(  # noqa: PLR0917 - positional, as map() passes them
+    kind: str,
+    start: int,
+    body: int,
+    end: int,
+    line: int,
+    level: int,
+    label: str | None,
+    marker: str,
+) -> Block:
+    """``Block(kind, start, body, end, line, level, label, marker)``, its slots filled as
+    attrs' ``__init__`` fills them (a block has no validator, converter or post-init) but
+    each by its slot's own setter: a quarter cheaper, and a flood makes 100,000s."""
+    block = _NEW(Block)
+    kind_, start_, body_, end_, line_, level_, label_, marker_, row_, header_ = _SET_FIELDS
+    kind_(block, kind)
+    start_(block, start)
+    body_(block, body)
+    end_(block, end)
+    line_(block, line)
+    level_(block, level)
+    label_(block, label)
+    marker_(block, marker)
+    row_(block, _ROW)
+    header_(block, _HEADER)
+    return block
+
+
 def _add_copies(
     blocks: list[Block], line_starts: list[int], first: Block, size: int, count: int
 ) -> None:
@@ -186,7 +219,7 @@ def _add_copies(
     line_starts.extend(range(start, stop, size))
     blocks.extend(
         map(
-            Block,
+            _copy_block,
             repeat(first.kind, count),
             range(start, stop, size),
             range(first.body, first.body + shift, size),
