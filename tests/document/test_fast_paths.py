@@ -159,3 +159,73 @@ def test_same_entries_given_identifiers(text: str, data: st.DataObject) -> None:
     starts = sorted(data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=8, unique=True)))
     ids = [(s, min(n, s + data.draw(st.integers(1, 12)))) for s in starts] if n else []
     _assert_same(text, ids)
+
+
+@st.composite
+def _documents_with_copies(draw: st.DrawFn) -> str:
+    """Lines each written one to forty times in a row: the scanner makes the blocks of a
+    run of copies in one go (blocks._copies), and must make what it made line by line."""
+    lines = draw(st.lists(st.tuples(_LINES, _ENDINGS, st.integers(1, 40)), min_size=1, max_size=12))
+    text = "".join((line + end) * count for line, end, count in lines)
+    if draw(st.booleans()):
+        text = text[: -draw(st.integers(1, min(3, len(text))))]  # no final newline
+    return text
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_documents_with_copies())
+def test_same_as_the_line_by_line_model_on_copied_lines(text: str) -> None:
+    _assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "unit", ["2005.\n1", "# a\n", "1.\n", "12) x\n", "# a\r\n", "## b ##\n", "# a\n# b\n"]
+)
+@pytest.mark.parametrize("cut", [0, 1, 2])
+def test_same_as_the_line_by_line_model_on_a_flood(unit: str, cut: int) -> None:
+    text = unit * 300
+    _assert_same(text[: len(text) - cut])
+    _assert_same("Intro\n" + text[: len(text) - cut] + "\nafter\n")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="0126789 .:/-\n a", max_size=60), st.integers(0, 60), st.integers(0, 60))
+def test_both_year_prefilters_keep_every_head_with_a_year(text: str, start: int, end: int) -> None:
+    """find_entries skips a head with no year start, looked for in the head itself while few
+    heads are asked about, then in a list made once for the whole text: both keep every head
+    where _strong's prefilter finds a year, so switching from one to the other changes no
+    entry."""
+    from bisect import bisect_left
+
+    from groundcheck.document.references import _PREFILTER, _YEAR_CORE
+
+    head = min(end, start + 300)
+    if _PREFILTER.search(text, start, head) is None:
+        return
+    assert _YEAR_CORE.search(text, start, head) is not None
+    years = [m.start() for m in _YEAR_CORE.finditer(text)]
+    k = bisect_left(years, start)
+    assert k < len(years) and years[k] <= head - 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["item", "heading"]),
+    st.lists(st.integers(0, 10**7), min_size=5, max_size=5),
+    st.one_of(st.none(), st.text(max_size=5)),
+    st.text(max_size=5),
+)
+def test_a_copied_block_is_the_block_attrs_makes(
+    kind: str, numbers: list[int], label: str | None, marker: str
+) -> None:
+    """The blocks of copied lines are made slot by slot: equal, field for field, to what
+    Block(...) makes, with the same type, hash and defaults."""
+    from groundcheck.document.blocks import Block, _copy_block
+
+    start, body, end, line, level = numbers
+    made = _copy_block(kind, start, body, end, line, level, label, marker)
+    expected = Block(kind, start, body, end, line, level, label, marker)
+    assert type(made) is Block
+    assert made == expected
+    assert attrs.astuple(made) == attrs.astuple(expected)
+    assert hash(made) == hash(expected)

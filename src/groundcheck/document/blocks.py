@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from itertools import accumulate, islice
+from itertools import accumulate, islice, repeat
 from operator import attrgetter, lt
 
-from attrs import frozen
+from attrs import fields, frozen
 
 from groundcheck.text import LazyPattern
 
@@ -141,8 +141,6 @@ _NUMBERED_LINE = re.compile(r"(?P<head>([ \t]{0,12})(\d{1,5})[.)])(?:[ \t]+([^|\
 ``_ITEM``'s ``num`` branch, its body running to the line's end (a ``\r`` before the newline
 is not part of it). Groups: 1 the head (indent, number, ``.`` or ``)``), 2 the indent, 3 the
 number, 4 the body."""
-_NUMBERED_RUN = re.compile(r"(?:[ \t]{0,12}\d{1,5}[.)](?:[ \t]+[^|\n]*|\r?)\n)+")
-"""A run of lines each of which is a :data:`_NUMBERED_LINE` (that pattern, repeated)."""
 
 
 def _item_head(m: re.Match[str]) -> tuple[int, str, str]:
@@ -158,6 +156,80 @@ _POSITION = attrgetter("start", "body")
 _START = attrgetter("start")
 _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
+
+
+def _copies(text: str, line: str, start: int, end: int) -> int:
+    """How many copies of ``line`` follow one another from ``start`` (``line`` is there)
+    within ``text[:end]``: by doubling, then halving, a run of copies, so a flood of one line
+    costs a few string comparisons (at memcmp speed), not one per line."""
+    size = len(line)
+    count = 1
+    chunk = line
+    while text.startswith(chunk, start + count * size, end):  # count doubles while it fits
+        count *= 2
+        chunk += chunk
+    step = count // 2
+    while step:
+        if text.startswith(line * step, start + count * size, end):
+            count += step
+        step //= 2
+    return count
+
+
+_SET_FIELDS = tuple(getattr(Block, f.name).__set__ for f in fields(Block))
+_NEW = object.__new__
+_ROW, _HEADER = fields(Block).row.default, fields(Block).header.default
+
+
+def _copy_block(  # noqa: PLR0917 - positional, as map() passes them
+    kind: str,
+    start: int,
+    body: int,
+    end: int,
+    line: int,
+    level: int,
+    label: str | None,
+    marker: str,
+) -> Block:
+    """``Block(kind, start, body, end, line, level, label, marker)``, its slots filled as
+    attrs' ``__init__`` fills them (a block has no validator, converter or post-init) but
+    each by its slot's own setter: a quarter cheaper, and a flood makes 100,000s."""
+    block = _NEW(Block)
+    kind_, start_, body_, end_, line_, level_, label_, marker_, row_, header_ = _SET_FIELDS
+    kind_(block, kind)
+    start_(block, start)
+    body_(block, body)
+    end_(block, end)
+    line_(block, line)
+    level_(block, level)
+    label_(block, label)
+    marker_(block, marker)
+    row_(block, _ROW)
+    header_(block, _HEADER)
+    return block
+
+
+def _add_copies(
+    blocks: list[Block], line_starts: list[int], first: Block, size: int, count: int
+) -> None:
+    """Add the blocks and line starts of ``count`` copies of one line of ``size`` characters
+    whose block is ``first``: each copy's is ``first`` moved, all made by one call."""
+    start, stop = first.start, first.start + count * size
+    shift = count * size
+    line_starts.extend(range(start, stop, size))
+    blocks.extend(
+        map(
+            _copy_block,
+            repeat(first.kind, count),
+            range(start, stop, size),
+            range(first.body, first.body + shift, size),
+            range(first.end, first.end + shift, size),
+            range(first.line, first.line + count),
+            repeat(first.level, count),
+            repeat(first.label, count),
+            repeat(first.marker, count),
+        )
+    )
 
 
 def _item_label(m: re.Match[str]) -> tuple[str | None, str]:
@@ -283,21 +355,19 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         current = None
 
     while pos <= n:
-        if fence is None and pos < last_line and (run := _NUMBERED_RUN.match(text, pos)):
+        if fence is None and pos < last_line and (numbered := _NUMBERED_LINE.match(text, pos)):
             # A run of numbered items of one line each ("1. Lewis …", a flood of "2005."), read
             # without the line loop's tests: each is an item, and closes the block above it.
-            # The run is found by one match; its lines, by one finditer (each line's match
-            # ends at its newline, so they follow one another); what an item's head makes of
-            # its level, label and marker, once per head (a list repeats "1.", a flood "2005.").
+            # Each line is one match, which ends at its newline; the run ends at the first
+            # line that is not one, and its last line is left open (the next line may continue
+            # it). What an item's head makes of its level, label and marker is worked out once
+            # per head (a list repeats "1.", a flood "2005.").
             close()
-            run_end = run.end()
             append = blocks.append
             new_line = line_starts.append
-            for numbered in _NUMBERED_LINE.finditer(text, pos, run_end):
-                start, nl = numbered.span()
-                nl -= 1
-                line_no += 1
-                new_line(start)
+            while numbered is not None:
+                start, stop = numbered.span()
+                nl = stop - 1
                 content_end = nl - 1 if text[nl - 1] == "\r" else nl
                 body = numbered.start(4)
                 if body == -1:
@@ -306,7 +376,28 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 known = heads.get(head)
                 if known is None:
                     known = heads[head] = _item_head(numbered)
-                if nl + 1 < run_end:
+                elif text.startswith(text[start:stop], stop):
+                    # Copies of this line follow it (a flood repeats one line; a copy has the
+                    # same head, so only a head seen before is looked at): a line's block
+                    # depends on its text alone, so each copy's is this one's, moved. They are
+                    # counted by a few string comparisons and their blocks made in one call,
+                    # not one match and one pass a line. A copy that ends the run is left to
+                    # the next pass.
+                    size = stop - start
+                    copies = _copies(text, text[start:stop], start, n)
+                    after = start + copies * size
+                    if _NUMBERED_LINE.match(text, after) is None:
+                        copies -= 1
+                        after -= size
+                    one = Block(ITEM, start, body, content_end, line_no + 1, *known)
+                    _add_copies(blocks, line_starts, one, size, copies)
+                    line_no += copies
+                    numbered = _NUMBERED_LINE.match(text, after)
+                    continue
+                line_no += 1
+                new_line(start)
+                numbered = _NUMBERED_LINE.match(text, stop)
+                if numbered is not None:
                     append(Block(ITEM, start, body, content_end, line_no, *known))
                 else:  # the run's last line: the next line may continue it
                     item_level, item_label, item_marker = known
@@ -314,7 +405,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                         ITEM, start, body, content_end, line_no, level=item_level,
                         label=item_label, marker=item_marker,
                     )  # fmt: skip
-            pos = run_end
+                    pos = stop
             continue
         if fence is None and text.startswith("#", pos) and (m := _ATX_BEFORE_ATX.match(text, pos)):
             # A run of ATX headings, each followed by another ("# a" lines): no heading in it
@@ -323,11 +414,18 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
             while True:
                 nl = m.end() - 1
                 content_end = nl - 1 if text[nl - 1] == "\r" else nl
-                line_no += 1
-                line_starts.append(pos)
                 body, hend = _atx_title(text, m.start(2), content_end)
-                blocks.append(Block(HEADING, pos, body, hend, line_no, m.end(1) - pos))
-                pos = nl + 1
+                # This heading and the copies of its line right after it, each followed by
+                # a "#" line as the pattern asks (a flood of "# a"): made as the numbered
+                # lines' copies are.
+                size = nl + 1 - pos
+                copies = _copies(text, text[pos : nl + 1], pos, n)
+                if not text.startswith("#", pos + copies * size):
+                    copies -= 1  # the last copy is followed by another line: the loop's
+                one = Block(HEADING, pos, body, hend, line_no + 1, m.end(1) - pos)
+                _add_copies(blocks, line_starts, one, size, copies)
+                line_no += copies
+                pos += copies * size
                 if (m := _ATX_BEFORE_ATX.match(text, pos)) is None:
                     break
             continue

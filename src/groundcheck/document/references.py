@@ -153,18 +153,20 @@ def find_entries(
     open_item: Block | None = None
     open_end = 0
     rows: dict[int, list[Block]] = {}
-    # Where a year can start: found once for the whole text when the blocks' heads together
-    # are longer than it (an output of 130,000 short fields), else in each head (a long
-    # report of few blocks, where scanning every digit of the text would cost more). Found
-    # when first asked: a flood of items with no text after their numbers never asks.
-    whole = len(blocks) * 300 > len(text)
+    # Where a year can start: looked for in each head asked about until the heads together
+    # would be as long as the text (a long report of few blocks, where scanning every digit
+    # of the text would cost more; a flood of items with no text after their numbers asks
+    # of one line), then found once for the whole text (an output of 130,000 short fields).
+    # Either way a head with no year start is skipped, and _strong would find none in it.
+    budget = len(text)
     years: list[int] | None = None
 
     def strong(start: int, end: int) -> bool:
         """:func:`_strong`, skipped where no year can start within its first 300 characters."""
-        nonlocal years
+        nonlocal years, budget
         head = min(end, start + 300)
-        if not whole:
+        if years is None and budget > 0:
+            budget -= 300
             if _YEAR_CORE.search(text, start, head) is None:
                 return False
         else:

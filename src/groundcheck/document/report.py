@@ -39,7 +39,6 @@ class Document:
         self.blocks: tuple[Block, ...] = tuple(blocks)
         self.code: tuple[tuple[int, int], ...] = tuple(code)
         self.lines = LineMap(line_starts)
-        self._starts = list(map(_START, self.blocks))
         self.entries: tuple[Entry, ...] = tuple(find_entries(text, blocks, sorted(ids)))
         self._entry_starts = [e.start for e in self.entries]
 
@@ -80,6 +79,12 @@ class Document:
         from groundcheck.document.markers import in_spans  # markers compile on first use
 
         return in_spans(self.code, offset)
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        """Where each block starts, for :meth:`block_index` (made when first asked: the title
+        extractor never asks, and a flood's document has 100,000s of blocks)."""
+        return list(map(_START, self.blocks))
 
     def block_index(self, offset: int) -> int | None:
         """Index of the block holding ``offset`` (the last one starting at or before it)."""

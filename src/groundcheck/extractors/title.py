@@ -14,6 +14,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from groundcheck.errors import ConfigError
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
@@ -21,6 +22,9 @@ from groundcheck.extractors.doi import find_doi
 from groundcheck.extractors.hints import word_matches
 from groundcheck.model import TITLE_SCHEME, Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
+
+if TYPE_CHECKING:
+    from groundcheck.document.report import Document
 
 __all__ = [
     "DEFAULT_STOP_PHRASES",
@@ -39,7 +43,6 @@ TITLE = Scheme(TITLE_SCHEME, "title", "")
 _LATEX_COMMAND = LazyPattern(r"\\[A-Za-z]+\*?\s*")
 _TOKEN = re.compile(r"[^\W_]+")
 """A word of a normalised title: letters and digits (``_`` and everything else separate)."""
-_NOT_PLAIN = frozenset("&\\{}")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 _ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _SPACE_NOT_ALNUM = bytes(c if c in _ALNUM else 32 for c in range(256))
@@ -70,7 +73,7 @@ def normalize_title(title: str) -> str:
 def _normalize_ascii(title: str, lowered: str) -> str:
     """:func:`normalize_title` of an ASCII ``title`` whose lower case is ``lowered`` (the title
     finder has that copy already)."""
-    if _NOT_PLAIN.isdisjoint(title):
+    if "&" not in title and "\\" not in title and "{" not in title and "}" not in title:
         # Nothing to unescape, compose or strip, and casefold is lower: the same, sooner.
         return _plain_words(lowered)
     return _normalize_any(title)
@@ -114,13 +117,33 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 _ID_LIKE = LazyPattern(r"(?i:arxiv)|\d{4}\.\d{4,5}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
 """Anything that makes a phrase an identifier or a link rather than a title. Every branch is
 anchored on a fixed-width head, so a long run of letters cannot make it backtrack."""
-_ID_LIKE_CASED = re.compile(r"\.(?<=\d{4}\.)\d{4}|10\.\d{4,9}/|/\d{7}|https?://|www\.")
-"""``_ID_LIKE`` but its one case-insensitive branch (``arxiv``), for an ASCII text whose
-lowered copy is asked for that word instead. Each branch opens with a literal (an arXiv-like
-number is found from its dot, with four digits before and four after: the same texts match,
-the answer is only whether one is there), so the search skips to the characters that can open
-a branch instead of trying a digit test at every position."""
 _ET_AL = re.compile(r"(?i)\bet\s+al\b")
+_ET_AL_LOWER = re.compile(r"et(?<=\bet)\s+al\b")
+"""``_ET_AL`` for an ASCII text lowered: opening with a literal, the search skips to each "et"
+(the word boundary before it is asked after, looking back)."""
+_ARXIV_NUMBER = re.compile(r"\.(?<=\d{4}\.)\d{4}")
+_DOI_HEAD = re.compile(r"10\.\d{4,9}/")
+_SLASH_NUMBER = re.compile(r"/\d{7}")
+
+
+def _id_like_ascii(text: str, lowered: str) -> bool:
+    """Whether ``_ID_LIKE`` would find something in the ASCII ``text`` (``lowered`` is its
+    lower case): each branch is asked alone, only where the literals it needs occur, so each
+    search skips to its own literal instead of testing every character against five heads."""
+    if "arxiv" in lowered:
+        return True
+    if "." in text:
+        if "www." in text or _ARXIV_NUMBER.search(text) is not None:
+            return True
+        if "10." in text and "/" in text and _DOI_HEAD.search(text) is not None:
+            return True
+    if "/" in text:
+        if "://" in text and ("http://" in text or "https://" in text):
+            return True
+        return _SLASH_NUMBER.search(text) is not None
+    return False
+
+
 _AUTHOR_YEAR = re.compile(r"\(\s*(?:19|20)\d{2}[a-z]?\b")
 """'Ho, Jain & Abbeel (2020': an author-year citation, not a title."""
 _AUTHORS = re.compile(r"^(?:[A-Z][\w'’-]+,?\s+(?:[A-Z]\.\s*)+,?\s*(?:and\s+|&\s+)?)+$")
@@ -152,6 +175,8 @@ _EMPHASIS = tuple(
 _LINK = LazyPattern(r"\[([^\[\]\n]{6,400})\]\(")
 _BIB_TITLE = LazyPattern(r"(?i)\btitle\s*=\s*([{\"])")
 _TRIM = " \t\r\n.,;:!*_\"'“”‘’«»()[]—–-"
+_MENTION = Mention._trusted
+_IDENTIFIER = Identifier._trusted
 
 
 _LINK_END = re.compile(r"\]\(")
@@ -216,18 +241,16 @@ class TitleExtractor:
             if letters < size // 2:
                 return None
             lowered = text.lower()
-            if "arxiv" in lowered or (("." in text or "/" in text) and _ID_LIKE_CASED.search(text)):
+            if _id_like_ascii(text, lowered):
                 return None
-            if "et" in lowered and "al" in lowered and _ET_AL.search(text):
+            if "et" in lowered and "al" in lowered and _ET_AL_LOWER.search(lowered):
                 return None
-            if not _words_at_least(text, self.min_words):
+            if _words_pattern(self.min_words).match(text) is None:
                 return None
-            if (
-                _AUTHORS.match(text)
-                or _NAMES_YEAR.match(text)
-                or ("(" in text and _AUTHOR_YEAR.search(text))
+            if ("A" <= text[:1] <= "Z" and (_AUTHORS.match(text) or _NAMES_YEAR.match(text))) or (
+                "(" in text and _AUTHOR_YEAR.search(text)
             ):
-                return None
+                return None  # both author patterns open with a capital
             normalized = _normalize_ascii(text, lowered)
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
@@ -253,7 +276,7 @@ class TitleExtractor:
         if right <= left:
             return None
         candidate = raw[left:right]
-        if candidate.count("(") != candidate.count(")") and candidate.endswith("("):
+        if candidate.endswith("(") and candidate.count("(") != candidate.count(")"):
             return None
         if raw.startswith(")", right) and candidate.count("(") > candidate.count(")"):
             right += 1  # "… Language Models (HELM)": the parenthesis closes inside the title
@@ -261,7 +284,39 @@ class TitleExtractor:
         normalized = self._normalized_if_title(candidate)
         if normalized is None:
             return None
-        return Mention(Identifier(SCHEME, normalized), start + left, start + right, kind=kind)
+        # Made without validators: the id is non-empty, and 0 <= start + left < start + right.
+        identifier = _IDENTIFIER(SCHEME, normalized)
+        return _MENTION(identifier, start + left, start + right, None, (), kind)
+
+    def _beside(
+        self,
+        text: str,
+        idents: list[Mention],
+        document: Document,
+        found: dict[tuple[int, int], Mention],
+    ) -> None:
+        """Add the titles beside ``idents`` to ``found`` (``add`` of :meth:`find_beside` for
+        the kind ``adjacent``, written out: a text holds thousands of ids)."""
+        beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
+        letters = _Letters(text)
+        free = letters.free
+        n = len(text)
+        in_code = document.in_code if document.code else None
+        mention_of = self._mention
+        for ident in idents:
+            if ident.malformed is None:
+                start, end = ident.start, ident.end
+                if free(start - 300 if start > 300 else 0, end + 300 if end + 300 < n else n):
+                    continue  # no letter within reach: no title beside it (a run of ids)
+                span = _adjacent_title(text, start, end, letters)
+                if span is None or span in beside:
+                    continue
+                beside.add(span)
+                if in_code is not None and in_code(span[0]):
+                    continue
+                mention = mention_of(text, span[0], span[1], "adjacent")
+                if mention is not None:
+                    found.setdefault((mention.start, mention.end), mention)
 
     # -- finding ------------------------------------------------------------------------------
 
@@ -347,17 +402,7 @@ class TitleExtractor:
         for block in blocks:
             if block.kind == CELL and block.level == 0:
                 add(block.body, block.end, "cell")
-        beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
-        letters = _Letters(text)
-        n = len(text)
-        for ident in idents:
-            if ident.malformed is None:
-                if letters.free(max(0, ident.start - 300), min(n, ident.end + 300)):
-                    continue  # no letter within reach: no title beside it (a run of ids)
-                span = _adjacent_title(text, ident.start, ident.end, letters)
-                if span is not None and span not in beside:
-                    beside.add(span)
-                    add(span[0], span[1], "adjacent")
+        self._beside(text, idents, document, found)
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
 
@@ -551,20 +596,31 @@ _LEADING_NOISE = re.compile(
 )
 """A date or a number a listing puts before each title, a heading's ``###`` or a bullet:
 never part of the title."""
+_LEADING_WORDS_NOISE = re.compile(
+    "(?:(?i:" + _LEADING_WORDS.pattern.removeprefix("(?i)") + "))?"
+    "(?:" + _LEADING_NOISE.pattern + ")?"
+)
+"""``_LEADING_WORDS`` then ``_LEADING_NOISE`` where the words end, in one match: each part is
+optional and what follows it always matches, so the first part's match is its own."""
+_MAY_LEAD = frozenset("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f aAoOsScCiIbBfFeE0123456789[#-+")
+"""The ASCII characters either part can open with (white space; the first letters of the
+leading words, either case; a digit, ``[``, ``#`` or a bullet): from any other, it matches
+nothing."""
 
 
-def _citation_paren_end(before: str) -> int:
-    """Where the last ``(…) `` holding a citation (a digit or a colon) ends in ``before``, or
-    -1: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not."""
-    at = before.rfind(") ")
+def _citation_paren_end(text: str, seg_start: int, after: int, at: int) -> int:
+    """Where the last ``(…) `` holding a citation (a digit or a colon) ends in
+    ``text[seg_start:end]``, if that is at ``after`` or later, else -1, given ``at``, the last
+    ``) `` there: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not. (A cut
+    found earlier bounds ``after``: a parenthesis before it could not be the last cut.)"""
     while at != -1:
-        opened = before.rfind("(", 0, at)
+        opened = text.rfind("(", seg_start, at)
         if opened == -1:
             return at
-        inside = before[opened:at]
+        inside = text[opened:at]
         if ":" in inside or any(map(str.isdigit, inside)):
             return at
-        at = before.rfind(") ", 0, opened)
+        at = text.rfind(") ", after, opened)
     return -1
 
 
@@ -629,47 +685,74 @@ class _Letters:
 def _adjacent_title(
     text: str, id_start: int, id_end: int, letters: _Letters
 ) -> tuple[int, int] | None:
-    if (id_start == 0 or text[id_start - 1] == "\n") and (
-        id_end == len(text) or text[id_end] == "\n"
-    ):
+    # Every search below is bounded by offsets in ``text`` (no slice is copied to be searched)
+    # and the common cases (a space before the id, no cut after the first found) stop early:
+    # the pipeline asks this once per identifier of every text it reads.
+    n = len(text)
+    if (id_start == 0 or text[id_start - 1] == "\n") and (id_end == n or text[id_end] == "\n"):
         return None  # the id is its line (a JSON field's value): nothing beside it
     # Look no further than 300 characters either way: on a single-line JSON output with
     # thousands of ids, scanning to the line's ends would make this quadratic.
-    window_start = max(0, id_start - 300)
+    window_start = id_start - 300 if id_start > 300 else 0
     line_start = text.rfind("\n", window_start, id_start) + 1 or window_start
-    window_end = min(len(text), id_end + 300)
+    window_end = id_end + 300 if id_end + 300 < n else n
     line_end = text.find("\n", id_end, window_end)
-    line_end = window_end if line_end == -1 else line_end
-    letter = letters.first(line_start, line_end)
-    if letter is None or (id_start <= letter < id_end and letters.first(id_end, line_end) is None):
-        return None  # no letter either side, so no word: a run of ids (a DOI flood: 1 µs each)
+    if line_end == -1:
+        line_end = window_end
+    if line_start == id_start or not text[line_start].isalpha():  # (prose opens with a letter)
+        letter = letters.first(line_start, line_end)
+        if letter is None or (
+            id_start <= letter < id_end and letters.first(id_end, line_end) is None
+        ):
+            return None  # no letter either side, so no word: a run of ids (a DOI flood: 1 µs each)
     # Step back over a prefix glued to the id ("arXiv:", a URL): to just after the last stop
-    # character of the line before it (one C search per stop character, not a Python step
+    # character of the line before it (one regex over the reversed run, not a Python step
     # per character: a 1 MB line of glued ids made that 300 steps an id).
-    prefix_start = id_start - _trailing(_GLUED, text, line_start, id_start)
-    seg_start = max(line_start, prefix_start - 300)
-    before = text[seg_start:prefix_start]
-    cut = max(before.rfind(". "), before.rfind("; "), _citation_paren_end(before))
-    b_start = seg_start + (cut + 2 if cut != -1 else 0)
+    if id_start > line_start and text[id_start - 1] not in _PREFIX_STOP:
+        prefix_start = id_start - _trailing(_GLUED, text, line_start, id_start)
+    else:
+        prefix_start = id_start  # a stop character (a space) right before the id
+    seg_start = prefix_start - 300 if prefix_start - 300 > line_start else line_start
+    # The last sentence end, ``; `` or citation parenthesis before the id: each later search
+    # looks only after the cut found so far.
+    cut = text.rfind(". ", seg_start, prefix_start)
+    after = seg_start if cut == -1 else cut + 1
+    # ``; `` from its ``;`` (a one-character search is a memrchr; the pair is rare in prose).
+    semicolon = text.rfind(";", after, prefix_start - 1)
+    while semicolon != -1 and text[semicolon + 1] != " ":
+        semicolon = text.rfind(";", after, semicolon)
+    if semicolon != -1:
+        cut = semicolon
+        after = semicolon + 1
+    paren = text.rfind(") ", after, prefix_start)
+    if paren != -1:
+        paren = _citation_paren_end(text, seg_start, after, paren)
+        if paren != -1:
+            cut = paren
+    b_start = seg_start if cut == -1 else cut + 2
     # Stop at quotes, brackets, emphasis: other candidates' territory.
-    b_start = prefix_start - _trailing(_NOT_MARKUP, text, b_start, prefix_start)
+    if b_start < prefix_start:
+        m = _NOT_MARKUP.match(text[prefix_start - 1 : b_start - 1 if b_start else None : -1])
+        if m is not None:  # (always: the run matches, if only empty)
+            b_start = prefix_start - m.end()
     b_end = prefix_start
     opened = text.rfind("(", b_start, b_end)
-    if opened != -1 and ")" not in text[opened:b_end]:
+    if opened != -1 and text.find(")", opened, b_end) == -1:
         b_end = opened  # "Title (PMID: 123": what follows an open parenthesis is a label
     while b_end > b_start and text[b_end - 1] in _CONNECTORS:
         b_end -= 1
-    lead = _LEADING_WORDS.match(text, b_start, b_end)
-    if lead is not None:
-        b_start = lead.end()
-    noise = _LEADING_NOISE.match(text, b_start, b_end)
-    if noise is not None:
-        b_start = noise.end()  # "2025-11-13 Title http://…": the date is the listing's
-    if _words_at_least(text, 2, b_start, b_end):
+    # "and", "see" …, then a date, a number or a bullet a listing puts before its titles
+    # ("2025-11-13 Title http://…"): never part of the title.
+    if b_start < b_end and (text[b_start] in _MAY_LEAD or not text[b_start].isascii()):
+        lead = _LEADING_WORDS_NOISE.match(text, b_start, b_end)
+        if lead is not None:
+            b_start = lead.end()
+    if _TWO_WORDS.match(text, b_start, b_end) is not None:
         return b_start, b_end
-    a_end = min(line_end, id_end + 300)
+    a_end = line_end if line_end < id_end + 300 else id_end + 300
     stop = text.find(". ", id_end, a_end)
-    a_end = a_end if stop == -1 else stop
+    if stop != -1:
+        a_end = stop
     a_start = id_end
     while a_start < a_end and (text[a_start] in _CONNECTORS or text[a_start] in ")]}"):
         a_start += 1
@@ -679,7 +762,7 @@ def _adjacent_title(
     mark = _MARKUP_CHAR.search(text, a_start, a_end)
     if mark is not None:
         a_end = mark.start()
-    if _words_at_least(text, 2, a_start, a_end):
+    if _TWO_WORDS.match(text, a_start, a_end) is not None:
         return a_start, a_end
     return None
 
@@ -689,13 +772,28 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def _words_at_least(text: str, count: int, start: int = 0, end: int | None = None) -> bool:
-    """``title_words(text[start:end]) >= count``, stopping at the ``count``-th word (the word
-    pattern looks neither behind nor ahead, so searching inside the bounds is searching the
-    slice)."""
-    end = len(text) if end is None else end
-    for _ in range(count):
-        word = _WORD.search(text, start, end)
-        if word is None:
-            return False
-        start = word.end()
-    return True
+    """``title_words(text[start:end]) >= count``, in one anchored match (see
+    :func:`_words_pattern`)."""
+    return _words_pattern(count).match(text, start, len(text) if end is None else end) is not None
+
+
+_WORDS_PATTERNS: dict[int, re.Pattern[str]] = {}
+
+
+def _words_pattern(count: int) -> re.Pattern[str]:
+    """A pattern that matches at a text's start when :data:`_WORD` finds ``count`` words in it.
+
+    Each word is what ``_WORD.search`` finds next: non-letters skipped, a letter, the run of
+    word characters after it. The lookahead makes that run the longest, as the word pattern's
+    is (no shorter run can be taken for a word and a letter after it for the next), so failing
+    costs one step back per character: one C match, not one search and a Python step per word.
+    """
+    pattern = _WORDS_PATTERNS.get(count)
+    if pattern is None:
+        pattern = _WORDS_PATTERNS[count] = re.compile(
+            rf"(?:[\W\d_]*[^\W\d_][\w'’-]*(?![\w'’-])){{{count}}}"
+        )
+    return pattern
+
+
+_TWO_WORDS = _words_pattern(2)
