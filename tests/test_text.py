@@ -395,3 +395,12 @@ def test_a_final_line_break_compiles_no_scan() -> None:
 
     assert list(_candidates("see arXiv:2005.11401\n", True)) == []
     assert list(_candidates("see arXiv:2005.11401 \n\n \t\n", True)) == []
+
+
+@given(st.lists(st.sampled_from(["\n", "\n\n", "a", " ", "\r\n", "\n\n\n"]), max_size=20))
+def test_paired_newlines_is_the_count_of_every_run(pieces: list[str]) -> None:
+    """The early answer from the first break agrees with counting every run of breaks."""
+    from groundcheck.text import _paired_newlines
+
+    text = "".join(pieces)
+    assert _paired_newlines(text) == (text.count("\n") == 2 * text.count("\n\n"))

@@ -323,7 +323,12 @@ def _paired_newlines(text: str) -> bool:
     ``\n\n``)? Then the ``\n`` scan of :func:`_break_scan` finds nothing: each of its
     alternatives needs a digit, dot, slash or name character just before the break and,
     after blanks, a character that is not a line break just after it. Two counts (fast
-    scans) instead of a regex step at every line break."""
+    scans) instead of a regex step at every line break; the first break is looked at first,
+    since a text wrapped into lines fails there, and the count of a two-character string
+    is ~8 ms of 10 MB."""
+    first = text.find("\n")
+    if first != -1 and text[first + 1 : first + 2] != "\n":
+        return False  # the first run of breaks is a single one
     return text.count("\n") == 2 * text.count("\n\n")
 
 
