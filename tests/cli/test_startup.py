@@ -173,6 +173,33 @@ def test_the_collector_is_installed_when_logging_is_first_imported_inside_it() -
     assert again == "note: 1 log message from x (first: kept)"
 
 
+def test_nested_collectors_waiting_for_logging_are_installed_outermost_first() -> None:
+    """Two collectors waiting for the same import: each gets the records logged while it is
+    the innermost, as when logging was loaded up front."""
+    code = (
+        "import sys\n"
+        "from groundcheck.cli import terminal\n"
+        "finders = list(sys.meta_path)\n"
+        "with terminal.capture_logs() as outer:\n"
+        "    with terminal.capture_logs() as inner:\n"
+        "        import logging\n"
+        "        logging.getLogger('a').warning('in inner')\n"
+        "    logging.getLogger('b').warning('in outer')\n"
+        "with terminal.capture_logs() as early:\n"
+        "    pass\n"
+        "assert sys.meta_path == finders and logging.getLogger().handlers == []\n"
+        "print(inner.summary()); print(outer.summary()); print(early.summary())\n"
+    )
+    run = _fresh(code)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    assert run.stdout.splitlines() == [
+        "note: 1 log message from a (first: in inner)",
+        "note: 1 log message from b (first: in outer)",
+        "None",
+    ]
+
+
 def test_a_command_that_never_imports_logging_has_nothing_to_say() -> None:
     code = (
         "import sys\n"

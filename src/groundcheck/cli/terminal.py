@@ -133,19 +133,17 @@ class CapturedLogs:
             self._saved = None
 
 
-class _AfterImport:
-    """A meta-path finder that finds nothing itself: when ``name`` is first imported, it hands
-    back the spec the other finders give, whose loader calls ``then`` right after the module
-    has run, before the import statement returns it."""
-
-    def __init__(self, name: str, then: Callable[[], None]) -> None:
-        self._name = name
-        self._then = then
+class _LoggingWatch:
+    """A meta-path finder that finds nothing itself: when ``logging`` is first imported, it
+    hands back the spec the other finders give, whose loader installs the waiting collectors
+    (:data:`_waiting`) right after the module has run, before the import statement returns
+    it. One watch serves every collector waiting (nested :func:`capture_logs`), outermost
+    first, as they would have been installed had logging been loaded already."""
 
     def find_spec(
         self, fullname: str, path: Any = None, target: Any = None
     ) -> ModuleSpec | None:
-        if fullname != self._name:
+        if fullname != "logging":
             return None
         for finder in sys.meta_path:
             find = getattr(finder, "find_spec", None)
@@ -158,8 +156,26 @@ class _AfterImport:
             return None
         loader = spec.loader
         if loader is not None and callable(getattr(loader, "exec_module", None)):
-            spec.loader = _ThenLoader(loader, self._then)  # type: ignore[assignment]
+            spec.loader = _ThenLoader(loader, _install_waiting)  # type: ignore[assignment]
         return spec
+
+
+_WATCH = _LoggingWatch()
+_waiting: list[CapturedLogs] = []
+"""Collectors of running :func:`capture_logs` while logging is not loaded, outermost first."""
+
+
+def _unwatch() -> None:
+    with contextlib.suppress(ValueError):
+        sys.meta_path.remove(_WATCH)
+
+
+def _install_waiting() -> None:
+    waiting = _waiting[:]
+    _waiting.clear()
+    _unwatch()
+    for logs in waiting:
+        logs.install()
 
 
 class _ThenLoader:
@@ -192,16 +208,17 @@ def capture_logs() -> Iterator[CapturedLogs]:
     before the importer gets it, so no record is missed.
     """
     logs = CapturedLogs()
-    watch = None
     if "logging" in sys.modules:
         logs.install()
     else:
-        watch = _AfterImport("logging", logs.install)
-        sys.meta_path.insert(0, watch)
+        if not _waiting:
+            sys.meta_path.insert(0, _WATCH)
+        _waiting.append(logs)
     try:
         yield logs
     finally:
-        if watch is not None:
-            with contextlib.suppress(ValueError):
-                sys.meta_path.remove(watch)
+        if any(waiting is logs for waiting in _waiting):  # logging never came
+            _waiting.remove(logs)
+            if not _waiting:
+                _unwatch()
         logs.uninstall()
