@@ -404,3 +404,16 @@ def test_paired_newlines_is_the_count_of_every_run(pieces: list[str]) -> None:
 
     text = "".join(pieces)
     assert _paired_newlines(text) == (text.count("\n") == 2 * text.count("\n\n"))
+
+
+@given(
+    st.text(alphabet="ab\n\r ", max_size=40),
+    st.lists(st.integers(0, 40), max_size=12),
+)
+def test_locate_is_counting_from_the_start(text: str, raw: list[int]) -> None:
+    """Each offset's line and column are those of counting the breaks before it afresh."""
+    offsets = sorted(min(o, len(text)) for o in raw)
+    expected = [
+        (text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1) for off in offsets
+    ]
+    assert list(locate(text, offsets)) == expected

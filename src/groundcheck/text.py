@@ -1058,16 +1058,21 @@ def _add(
 
 
 def locate(text: str, offsets: list[int]) -> Iterator[tuple[int, int]]:
-    """1-based (line, column) of each sorted offset, in one forward pass over ``text``."""
+    """1-based (line, column) of each sorted offset, in one forward pass over ``text``.
+
+    Each gap between offsets is searched for its first line break (``str.find`` of one
+    character is a ``memchr``), and only the rest of it is counted (``str.count`` tests every
+    character): a gap without a break, as in a long line, is not counted at all."""
     line = 1
     line_start = 0
     scanned = 0
+    find, count, rfind = text.find, text.count, text.rfind
     for off in offsets:
         if off < scanned:
             raise ValueError("offsets must be sorted")
-        newlines = text.count("\n", scanned, off)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", scanned, off) + 1
+        first = find("\n", scanned, off)
+        if first != -1:
+            line += count("\n", first, off)
+            line_start = rfind("\n", first, off) + 1
         scanned = off
         yield line, off - line_start + 1
