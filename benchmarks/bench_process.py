@@ -96,7 +96,7 @@ def measure(megabytes: float, rounds: int, src: Path = HERE.parent / "src") -> d
             samples["ids"].append(run(ids_only, env))
             samples["tiny_seed"].append(run(tiny_seed, env))
             samples["tiny_cli"].append(run(tiny_cli, env))
-    out = {"mb": len(text.encode("utf-8")) / 2**20}
+    out = {"mb": len(text.encode("utf-8")) / 1e6}
     for name, runs in samples.items():
         out[name] = statistics.median(cpu for cpu, _ in runs)
         out[name + "_rss"] = max(rss for _, rss in runs)
@@ -112,7 +112,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     m = measure(args.mb, args.rounds, args.src)
-    print(f"whole process, {m['mb']:.1f} MiB corpus, median CPU of {args.rounds} rounds")
+    print(f"whole process, {m['mb']:.1f} MB corpus, median CPU of {args.rounds} rounds")
     print(f"  seed one-regex process     {m['seed'] * 1e3:8.0f} ms  {m['seed_rss']:6.0f} MiB peak")
     print(f"  groundcheck extract --json {m['cli'] * 1e3:8.0f} ms  {m['cli_rss']:6.0f} MiB peak")
     print(f"  ratio                      {m['cli'] / m['seed']:8.2f}x the seed (target <= 1.0x)")

@@ -6,13 +6,18 @@ so). Times are CPU time (user + system), medians over ``--rounds`` rounds.
 
 0. Whole process, as a user runs it: ``groundcheck extract FILE --format json`` (every
    built-in scheme, titles on) against the seed's one-regex process on a 10 MiB corpus; the
-   ratio, MB/s, start-up and peak RSS (benchmarks/bench_process.py).
+   ratio, MB/s, start-up and peak RSS (benchmarks/bench_process.py). Then the same corpus
+   in-process: ``extract()`` with every scheme and without titles, and each stage (the text
+   view, every extractor, what follows them), each as MB/s and a ratio to the seed's regex
+   on the same text (benchmarks/bench_schemes.py).
 1. Identifier extraction on one generated corpus with planted ids: groundcheck against the
    seed's one-regex check (``re`` and ``regex``), idutils applied per token and refextract's
    extractor. Speed, ratio to the seed, precision and recall against the corpus truth, and
    peak RSS, each tool in its own process. The peers run from their own environment
    (``benchmarks/setup_peers.sh``, which creates it); without it they are skipped.
-2. Hostile inputs: 1 MB floods audited, CPU time as a ratio of a benign 1 MB report's.
+2. Hostile inputs: 1 MB floods audited, CPU time as a ratio of a benign 1 MB report's, and
+   the peak RSS of a process that audits each once (issue 17: memory <= 40x the input plus a
+   fixed base; the base is that of the same process auditing the benign report).
 3. Audit at scale: a 100 KB review against 10,000 returned records, against the seed's naive
    whole check (benchmarks/bench_audit_scale.py; target <= 2x).
 4. The title index against brute force: on real agents' titles
@@ -26,8 +31,9 @@ so). Times are CPU time (user + system), medians over ``--rounds`` rounds.
    installed): runs/s, peak RSS of the process tree, memory 5,000 -> 50,000 runs and the same
    JSON from every engine (benchmarks/bench_rate.py; about 10 minutes on 2 cores).
 
-Last, the two ratios issue 17 sets (whole process <= 1.0x, audit at scale <= 2x) are printed
-together, met or not. ``--sections 0,3`` runs only those two.
+Last, what issue 17 sets is printed together, met or not: the two ratios (whole process
+<= 1.0x, audit at scale <= 2x), in-process MB/s (>= 150), the worst hostile input (<= 10x CPU,
+<= 40x memory). ``--sections 0,3`` runs only the two ratios.
 """
 
 from __future__ import annotations
@@ -51,24 +57,29 @@ PEERS_PYTHON = HERE.parent / ".bench-peers" / "bin" / "python"
 TOOLS = [
     ("seed re.findall", "seed-re", False),
     ("seed regex.findall", "seed-regex", False),
-    ("groundcheck (arxiv, legacy, doi)", "groundcheck", False),
+    ("groundcheck, all but titles", "groundcheck", False),
     ("idutils per token", "idutils", True),
     ("refextract", "refextract", True),
 ]
 
 
-def run_tool(tool: str, corpus: Path, peers: bool) -> dict[str, object] | None:
+def run_tool(tool: str, corpus: Path, peers: bool) -> dict[str, object] | str:
+    """The worker's result, or why the tool was not measured (one line)."""
     python = str(PEERS_PYTHON) if peers else sys.executable
     if peers and not PEERS_PYTHON.exists():
-        return None
+        return "skipped: run benchmarks/setup_peers.sh to install it"
     env_path = str(HERE.parent / "src")
     out = subprocess.run(
         [python, str(HERE / "peers_worker.py"), tool, str(corpus)],
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
         env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"},
     )
+    if out.returncode:
+        last = (out.stderr.strip().splitlines() or ["no message"])[-1]
+        where = " (rerun benchmarks/setup_peers.sh)" if peers else ""
+        return f"failed{where}: {last}"
     return dict(json.loads(out.stdout))
 
 
@@ -80,13 +91,13 @@ def extraction_table(megabytes: float) -> None:
         corpus.write_text(text, encoding="utf-8")
         print(f"1. extraction: {len(text) / 1e6:.2f} MB corpus, {len(truth)} distinct planted ids")
         print(
-            f"   {'tool':<34}{'time':>10}{'MB/s':>9}{'x seed':>8}{'precision':>11}{'recall':>8}{'peak RSS':>10}"
+            f"   {'tool':<34}{'time':>10}{'MB/s':>9}{'x seed':>10}{'precision':>11}{'recall':>8}{'peak RSS':>10}"
         )
         base = None
         for label, tool, peers in TOOLS:
             result = run_tool(tool, corpus, peers)
-            if result is None:
-                print(f"   {label:<34}  skipped: run benchmarks/setup_peers.sh to install it")
+            if isinstance(result, str):
+                print(f"   {label:<34}  {result}")
                 continue
             seconds = float(result["seconds"])  # type: ignore[arg-type]
             found = set(result["found"])  # type: ignore[call-overload]
@@ -95,7 +106,7 @@ def extraction_table(megabytes: float) -> None:
             recall = len(found & truth) / len(truth)
             print(
                 f"   {label:<34}{seconds * 1e3:>8.1f}ms{len(text) / 1e6 / seconds:>9.2f}"
-                f"{seconds / base:>8.2f}{precision:>10.1%}{recall:>8.1%}"
+                f"{seconds / base:>10.2f}{precision:>10.1%}{recall:>8.1%}"
                 f"{float(result['peak_mib']):>8.0f}MiB"  # type: ignore[arg-type]
             )
 
@@ -129,13 +140,71 @@ EVIDENCE_FLOODS = {
 """Tool outputs read as XML feeds (evidence/feeds.py): many records, and none ever closed."""
 
 
-def hostile_table(size: int = 1_000_000, rounds: int = 3) -> None:
+NESTED = "evidence nested 100k deep"
+HOSTILE = ["benign", *FLOODS, *EVIDENCE_FLOODS, NESTED]
+"""Every case of the hostile table, the benign one (the base) first."""
+
+
+def _hostile_case(name: str, size: int) -> tuple[str, list[dict[str, object]]]:
+    """The report and the tool calls of one case (built alone, so a process measuring its
+    memory holds nothing else)."""
+    benign, _ = make_corpus(size / 1e6, seed=5)
+    calls: list[dict[str, object]] = [{"tool": "search", "output": benign[:20_000]}]
+    if name in FLOODS:
+        unit = FLOODS[name]
+        return (unit * (size // len(unit) + 1))[:size], calls
+    if name in EVIDENCE_FLOODS:  # a 1 MB tool output, the benign report
+        unit = EVIDENCE_FLOODS[name]
+        flood = "<feed>" + (unit * (size // len(unit) + 1))[:size]
+        return benign, [{"tool": "search", "output": flood}]
+    if name == NESTED:
+        nested: object = "2005.11401"
+        for _ in range(100_000):
+            nested = [nested]
+        return benign, [{"tool": "search", "output": nested}]
+    return benign, calls
+
+
+_PEAK = (
+    "import sys\n"
+    "sys.path.insert(0, sys.argv[1])\n"
+    "from run_all import _hostile_case\n"
+    "from groundcheck import audit\n"
+    "def peak():\n"
+    "    with open('/proc/self/status') as status:\n"
+    "        return next(line.split()[1] for line in status if line.startswith('VmHWM'))\n"
+    "report, calls = _hostile_case(sys.argv[2], int(sys.argv[3]))\n"
+    "before = peak()\n"
+    "audit(report, calls)\n"
+    "print(before, peak())\n"
+)
+"""One audit of one hostile case in a fresh process: the peak RSS (KiB) before it (imports,
+the case built) and after it. Read as the kernel's ``VmHWM`` of the process: ``ru_maxrss``
+of a forked child starts from its parent's peak (this process's, which audited every flood)."""
+
+
+def _peak_mib(name: str, size: int) -> tuple[float, float] | None:
+    """(peak RSS before the audit, after it) in MiB of a process auditing case ``name``."""
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(HERE), name, str(size)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(HERE.parent / "src"), "PATH": "/usr/bin:/bin"},
+    )
+    if out.returncode:
+        return None
+    before, after = (int(v) / 1024 for v in out.stdout.split())
+    return before, after
+
+
+def hostile_table(size: int = 1_000_000, rounds: int = 3) -> tuple[float, float]:
+    """Print the table; return the worst CPU ratio and the worst memory factor."""
     from groundcheck import audit
 
-    benign, _ = make_corpus(size / 1e6, seed=5)
-    calls = [{"tool": "search", "output": benign[:20_000]}]
+    benign, calls = _hostile_case("benign", size)
 
-    def timed(report: str, evidence: list[dict[str, object]] = calls) -> float:
+    def timed(report: str, evidence: list[dict[str, object]]) -> float:
         samples = []
         for _ in range(rounds):
             t0 = time.process_time()
@@ -146,32 +215,40 @@ def hostile_table(size: int = 1_000_000, rounds: int = 3) -> None:
     audit(
         benign, calls
     )  # untimed: imports and patterns compiled on first use are not the report's cost
-    base = timed(benign)
+    base = timed(benign, calls)
+    benign_peak = _peak_mib("benign", size)
+    base_mib = benign_peak[1] - benign_peak[0] if benign_peak else float("nan")
     print(
-        f"\n2. hostile inputs: audit CPU time of a 1 MB flood / a benign 1 MB report "
-        f"({base * 1e3:.0f} ms), median of {rounds}; limit 10x"
+        f"\n2. hostile inputs: audit CPU time of a {size / 1e6:g} MB flood / a benign "
+        f"{size / 1e6:g} MB report ({base * 1e3:.0f} ms), median of {rounds}; limit 10x.\n"
+        f"   Memory: peak RSS of a process auditing it once; growth = what the audit added "
+        f"to the process's peak, less the {base_mib:.0f} MiB the benign report's audit adds "
+        f"(imports included), / the input's size; limit 40x"
     )
+    print(f"   {'input':<26}{'CPU':>10}{'x benign':>9}{'peak RSS':>10}{'growth':>8}")
     worst = ("", 0.0)
-    for name, unit in FLOODS.items():
-        seconds = timed((unit * (size // len(unit) + 1))[:size])
+    worst_memory = ("", 0.0)
+    for name in HOSTILE[1:]:
+        report, evidence = _hostile_case(name, size)
+        seconds = timed(report, evidence)
         ratio = seconds / base
         worst = max(worst, (name, ratio), key=lambda x: x[1])
-        print(f"   {name:<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
-    for name, unit in EVIDENCE_FLOODS.items():  # a 1 MB tool output, the benign report
-        flood = "<feed>" + (unit * (size // len(unit) + 1))[:size]
-        seconds = timed(benign, [{"tool": "search", "output": flood}])
-        ratio = seconds / base
-        worst = max(worst, (name, ratio), key=lambda x: x[1])
-        print(f"   {name:<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
-    nested: object = "2005.11401"
-    for _ in range(100_000):
-        nested = [nested]
-    seconds = timed(benign, [{"tool": "search", "output": nested}])
-    ratio = seconds / base
-    worst = max(worst, ("evidence nested 100k deep", ratio), key=lambda x: x[1])
-    print(f"   {'evidence nested 100k deep':<22}{seconds * 1e3:>9.1f} ms {ratio:>7.2f}x")
+        peak = _peak_mib(name, size)
+        if peak is None:
+            memory = "   failed"
+        else:
+            growth = max(0.0, peak[1] - peak[0] - base_mib) * 2**20 / size
+            worst_memory = max(worst_memory, (name, growth), key=lambda x: x[1])
+            memory = f"{peak[1]:>7.0f}MiB{growth:>7.1f}x"
+        print(f"   {name:<26}{seconds * 1e3:>8.1f}ms{ratio:>8.2f}x{memory}")
     verdict = "within" if worst[1] <= 10 else "OVER"
-    print(f"   worst: {worst[0]} at {worst[1]:.2f}x ({verdict} the 10x limit)")
+    print(f"   worst CPU: {worst[0]} at {worst[1]:.2f}x ({verdict} the 10x limit)")
+    verdict = "within" if worst_memory[1] <= 40 else "OVER"
+    print(
+        f"   worst memory: {worst_memory[0]} at {worst_memory[1]:.1f}x its input "
+        f"({verdict} the 40x limit)"
+    )
+    return worst[1], worst_memory[1]
 
 
 def titles_section() -> None:
@@ -208,22 +285,54 @@ def _section(title: str, script: str, *args: str) -> str:
 
 
 _RATIO = re.compile(r"^\s*ratio\s+([0-9.]+)x", re.MULTILINE)
+_IN_PROCESS = re.compile(r"^\s*every scheme: ([0-9.]+) MB/s", re.MULTILINE)
 
 
-def _targets(process: str, scale: str) -> None:
-    """The two ratios issue 17 sets, read back from their sections, against their targets."""
+def _targets(process: str, schemes: str, scale: str, hostile: tuple[float, float] | None) -> None:
+    """What issue 17 sets, read back from the sections of this run, against its targets."""
     print("\nissue 17 targets, measured in this run (medians):")
+    rows: list[tuple[str, float | None, str, bool]] = []
     for name, output, target in (
         ("whole-process extraction (CLI, titles on, JSON out) / seed", process, 1.0),
         ("audit at scale / the seed's naive whole check", scale, 2.0),
     ):
         m = _RATIO.search(output)
-        if m is None:
+        value = float(m.group(1)) if m else None
+        rows.append(
+            (name, value, f"x (target <= {target:g}x", value is not None and value <= target)
+        )
+    m = _IN_PROCESS.search(schemes)
+    value = float(m.group(1)) if m else None
+    rows.append(
+        (
+            "in-process extraction, every scheme",
+            value,
+            " MB/s (target >= 150",
+            value is not None and value >= 150,
+        )
+    )
+    worst_cpu, worst_memory = hostile if hostile is not None else (None, None)
+    rows.append(
+        (
+            "worst hostile input, CPU / a benign report's",
+            worst_cpu,
+            "x (limit 10x",
+            worst_cpu is not None and worst_cpu <= 10,
+        )
+    )
+    rows.append(
+        (
+            "worst hostile input, memory growth / its size",
+            worst_memory,
+            "x (limit 40x",
+            worst_memory is not None and worst_memory <= 40,
+        )
+    )
+    for name, value, unit, met in rows:
+        if value is None:
             print(f"   {name:<62} not measured")
-            continue
-        ratio = float(m.group(1))
-        verdict = "met" if ratio <= target else "NOT met"
-        print(f"   {name:<62}{ratio:6.2f}x (target <= {target:g}x: {verdict})")
+        else:
+            print(f"   {name:<62}{value:6.2f}{unit}: {'met' if met else 'NOT met'})")
 
 
 def main() -> None:
@@ -257,15 +366,24 @@ def main() -> None:
     args = parser.parse_args()
     rounds = str(args.rounds)
     chosen = {s.strip() for s in args.sections.split(",")}
-    process = scale = ""
+    process = schemes = scale = ""
+    hostile = None
     if "0" in chosen:
         process = _section(
             "0. whole process", "bench_process.py", "--mb", str(args.process_mb), "--rounds", rounds
         )
+        schemes = _section(
+            "0b. in-process, per scheme and stage",
+            "bench_schemes.py",
+            "--mb",
+            str(args.process_mb),
+            "--rounds",
+            rounds,
+        )
     if "1" in chosen:
         extraction_table(args.mb)
     if "2" in chosen:
-        hostile_table(rounds=max(3, args.rounds // 2))
+        hostile = hostile_table(rounds=max(3, args.rounds // 2))
     if "3" in chosen:
         scale = _section("3. audit at scale", "bench_audit_scale.py", "--repeat", rounds)
     if "4" in chosen:
@@ -287,7 +405,7 @@ def main() -> None:
             "--runs",
             *(str(n) for n in args.rate_runs),
         )
-    _targets(process, scale)
+    _targets(process, schemes, scale, hostile)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from groundcheck import SCHEMA, Identifier, audit
 from groundcheck.model import Evidence, EvidenceSet, Finding, Mention
@@ -157,3 +159,44 @@ def test_the_lazily_made_classes_are_exactly_those_of_model_audit() -> None:
     assert frozenset(_audit.__all__) == model._AUDIT_CLASSES
     for name in _audit.__all__:
         assert getattr(model, name) is getattr(_audit, name)
+
+
+_IDENTS = st.builds(
+    Identifier,
+    st.sampled_from(["arxiv", "doi", "title"]),
+    st.text(min_size=1, max_size=8),
+    st.none() | st.integers(1, 9),
+)
+_OFFSET = st.integers(0, 10**6)
+
+
+@given(_IDENTS, _OFFSET, _OFFSET, st.none() | st.text(max_size=5), st.lists(_IDENTS, max_size=2))
+def test_the_trusted_constructors_make_what_the_validated_ones_make(
+    identifier: Identifier, start: int, length: int, malformed: str | None, aliases: list[Identifier]
+) -> None:
+    """The ``_trusted`` constructors (slot setters, no validators) build instances equal, field
+    for field, to the classes' own ``__init__``; a subclass takes the path by name."""
+    import attrs
+
+    from groundcheck.model import Citation
+
+    end = start + length
+    fields = (identifier, start, end, malformed, tuple(aliases), "quoted")
+    cite = (identifier, "raw", start, end, 3, 4, "arxiv", malformed, tuple(aliases), None, "url")
+    scheme, id_, version = identifier.scheme, identifier.id, identifier.version
+    cases = [
+        (Identifier._trusted(scheme, id_, version), Identifier(scheme, id_, version)),
+        (Mention._trusted(*fields), Mention(*fields)),
+        (Citation._trusted(*cite), Citation(*cite)),
+    ]
+
+    @attrs.frozen
+    class Sub(Citation):
+        pass
+
+    cases.append((Sub._trusted(*cite), Sub(*cite)))
+    for trusted, validated in cases:
+        assert type(trusted) is type(validated)
+        assert attrs.astuple(trusted, recurse=False) == attrs.astuple(validated, recurse=False)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            trusted.kind = "x"  # type: ignore[misc,attr-defined]

@@ -301,3 +301,119 @@ def test_the_views_archive_names_are_the_extractors() -> None:
     from groundcheck.text import ARCHIVES
 
     assert frozenset(LEGACY_ARCHIVES) == ARCHIVES
+
+
+_VIEW_PIECES = st.sampled_from(
+    [
+        *"0123456789. \t\n\r\v\f-/x%&\\*_:",
+        "arXiv:",
+        "ARXIV ",
+        "arxiv.org/abs/",
+        "aRxIv",
+        "2005",
+        "2005.",
+        "11401",
+        ". ",
+        ".  ",
+        "hep",
+        "th",
+        "10.",
+        "1000",
+        "%2E",
+        "&#46;",
+        "\\u0032",
+        "**",
+        " " * 40,
+        "\n\n",
+        "\r\n",
+    ]
+)
+
+
+def _every_ascii_candidate(text: str) -> list[tuple[int, int, int, str]]:
+    """The ASCII candidates as every scan finds them over the whole text, ungated (the
+    oracle of the gates in ``_candidates`` and of ``_arxiv_dotspaces``)."""
+    from groundcheck.text import _ASCII_SCANS
+
+    found = []
+    for _, kind, priority, pattern in _ASCII_SCANS:
+        shift = 1 if kind == "dotspace" else 0
+        found += [(m.start() + shift, priority, m.end(), kind) for m in pattern.finditer(text)]
+    return sorted(found)
+
+
+def _needs_view_slowly(text: str) -> bool:
+    from groundcheck.text import _TAIL_LEN, _Peek, _rewrite
+
+    for start, _, end, kind in _every_ascii_candidate(text):
+        run = text[start:end]
+        out = _rewrite(kind, run, text[max(0, start - _TAIL_LEN) : start], _Peek(text, end))
+        if out is not None and out != run:
+            return True
+    return False
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(_VIEW_PIECES, max_size=40).map("".join))
+def test_needs_view_agrees_with_every_candidate_decided(text: str) -> None:
+    """The ASCII check (scans gated on their literal before the trailing whitespace, spaces
+    after dots looked for only after a written "arxiv") answers as deciding every candidate
+    of every scan over the whole text does, and the view it leads to is the one the full
+    build makes."""
+    from groundcheck.text import _candidates, _needs_view
+
+    assert _needs_view(text) == _needs_view_slowly(text)
+    assert list(_candidates(text, True)) == _every_ascii_candidate(text)
+    view, built = TextView.of(text), TextView._build(text)
+    assert view.text == built.text
+    assert view.to_original(0, len(view.text)) == built.to_original(0, len(built.text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see arXiv:2005. 11401",
+        "see ARXIV 2005.  11401 and more",
+        "arxiv.org/abs/2005. 11401",
+        "x" * 3 + "arXiv:" + " " * 30 + "2005. 11401",  # the dot near the tail's far end
+        "arXiv:" + " " * 40 + "2005. 11401",  # "arxiv" beyond the tail: kept
+        "see 2005. 11401 (no prefix)",
+        # the tail the rule reads is 48 characters: "arxiv" at its far end, and just past it
+        *(f"{lead}arXiv:{' ' * k}2005. 11401" for lead in ("", "x", "ax ") for k in range(33, 41)),
+    ],
+)
+def test_space_after_an_arxiv_dot_is_found_near_its_prefix(text: str) -> None:
+    """Spaces after a dot are looked for only near a written "arxiv": what the rule reads."""
+    from groundcheck.text import _needs_view
+
+    assert _needs_view(text) == _needs_view_slowly(text)
+
+
+def test_a_final_line_break_compiles_no_scan() -> None:
+    """A one-line file's final newline starts no candidate, so its scan is never built."""
+    from groundcheck.text import _candidates
+
+    assert list(_candidates("see arXiv:2005.11401\n", True)) == []
+    assert list(_candidates("see arXiv:2005.11401 \n\n \t\n", True)) == []
+
+
+@given(st.lists(st.sampled_from(["\n", "\n\n", "a", " ", "\r\n", "\n\n\n"]), max_size=20))
+def test_paired_newlines_is_the_count_of_every_run(pieces: list[str]) -> None:
+    """The early answer from the first break agrees with counting every run of breaks."""
+    from groundcheck.text import _paired_newlines
+
+    text = "".join(pieces)
+    assert _paired_newlines(text) == (text.count("\n") == 2 * text.count("\n\n"))
+
+
+@given(
+    st.text(alphabet="ab\n\r ", max_size=40),
+    st.lists(st.integers(0, 40), max_size=12),
+)
+def test_locate_is_counting_from_the_start(text: str, raw: list[int]) -> None:
+    """Each offset's line and column are those of counting the breaks before it afresh."""
+    offsets = sorted(min(o, len(text)) for o in raw)
+    expected = [
+        (text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1) for off in offsets
+    ]
+    assert list(locate(text, offsets)) == expected

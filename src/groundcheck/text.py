@@ -231,6 +231,7 @@ class LazyPattern:
 
 
 _Scan = tuple[str, str, int, "re.Pattern[str] | LazyPattern"]
+_DOTSPACE = LazyPattern(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)
 _ASCII_SCANS: list[_Scan] = [
     # (literal that must occur, kind, priority among candidates at one position, pattern)
     *(
@@ -240,7 +241,7 @@ _ASCII_SCANS: list[_Scan] = [
     ),
     ("-", "hyphen", 0, LazyPattern("-" + _HYPHEN_BREAK)),
     # (gated on "." alone: a one-character test is a memchr, a two-character one is not)
-    (".", "dotspace", 1, LazyPattern(r"\.[ \t](?<=\d\.[ \t])[ \t]?" + _SEQUENCE)),
+    (".", "dotspace", 1, _DOTSPACE),
     ("&", "entity", 1, LazyPattern(_ENTITY)),
     ("\\", "escape", 1, LazyPattern(r"\\(?:u[0-9a-fA-F]{4}|[/.\-_*:])")),
     (
@@ -255,6 +256,7 @@ _ASCII_SCANS: list[_Scan] = [
     ("*", "emphasis", 1, LazyPattern(partial(_emphasis_scan, "*"))),
     ("_", "emphasis", 1, LazyPattern(partial(_emphasis_scan, "_"))),
 ]
+_ASCII_LITERALS = frozenset(literal for literal, _, _, _ in _ASCII_SCANS)
 _UNICODE_SCANS: list[_Scan] = [
     # (the non-ASCII characters a candidate starts with: the scan runs only when the text holds
     # one of them; "" for any)
@@ -321,7 +323,12 @@ def _paired_newlines(text: str) -> bool:
     ``\n\n``)? Then the ``\n`` scan of :func:`_break_scan` finds nothing: each of its
     alternatives needs a digit, dot, slash or name character just before the break and,
     after blanks, a character that is not a line break just after it. Two counts (fast
-    scans) instead of a regex step at every line break."""
+    scans) instead of a regex step at every line break; the first break is looked at first,
+    since a text wrapped into lines fails there, and the count of a two-character string
+    is ~8 ms of 10 MB."""
+    first = text.find("\n")
+    if first != -1 and text[first + 1 : first + 2] != "\n":
+        return False  # the first run of breaks is a single one
     return text.count("\n") == 2 * text.count("\n\n")
 
 
@@ -333,22 +340,47 @@ def _stream(
         yield m.start() + shift, priority, m.end(), kind
 
 
+_END_PROBE = 256
+
+
+def _content_end(text: str) -> int:
+    """Where the text's trailing whitespace starts. Every ASCII scan's match is (or is
+    followed by) a character that is not whitespace, so a literal found only after this point
+    (the newline that ends a one-line file) starts no candidate: its scan, and the compile
+    of its pattern, are skipped. Only the last characters are stripped, unless they are all
+    whitespace (no copy of a long text for its final newline)."""
+    probe = text[-_END_PROBE:]
+    kept = len(probe.rstrip())
+    if kept or len(probe) == len(text):
+        return len(text) - len(probe) + kept
+    return len(text.rstrip())
+
+
 def _candidates(
-    text: str, ascii: bool, chars: frozenset[str] | None = None
+    text: str, ascii: bool, chars: frozenset[str] | None = None, *, dotspace: bool = True
 ) -> Iterator[_Candidate]:
     """Every place the view may rewrite, in text order.
 
-    Each scan runs only when the literal it starts with occurs in the text: an ASCII literal
-    is a fast substring test, and the non-ASCII scans are gated on the set of non-ASCII
-    characters the text holds (found once), so a scan that can find nothing is never run.
+    Each scan runs only when the literal it starts with occurs in the text before its trailing
+    whitespace: an ASCII literal is a fast substring search (``str.find`` of one character
+    is a ``memchr``), and the non-ASCII scans are gated on the set of non-ASCII characters
+    the text holds (found once), so a scan that can find nothing is never run. Without
+    ``dotspace`` the scan for spaces after dots is left out (:func:`_needs_view` looks for
+    those near an arXiv prefix only).
     """
-    breaks = any(ch in text for ch in _BREAK_CHARS)  # a hyphen-break needs one
-    paired = "\n" in text and _paired_newlines(text)
+    end = _content_end(text)
+    find = text.find
+    present = {literal for literal in _ASCII_LITERALS if find(literal, 0, end) != -1}
+    breaks = not present.isdisjoint(_BREAK_CHARS) or (  # a hyphen-break needs one
+        not ascii and any(find(ch, 0, end) != -1 for ch in _BREAK_CHARS if not ch.isascii())
+    )
+    paired = "\n" in present and _paired_newlines(text)
     streams = [
         _stream(text, kind, priority, pattern)
         for literal, kind, priority, pattern in _ASCII_SCANS
-        if literal in text
+        if literal in present
         and (breaks or kind != "hyphen")
+        and (dotspace or kind != "dotspace")
         and not (paired and kind == "newline" and literal == "\n")
     ]
     if not ascii:
@@ -748,14 +780,52 @@ def _rewrite(kind: str, run: str, tail: str, peek: _Peek) -> str | None:
 
 def _needs_view(text: str) -> bool:
     """Would the view of this ASCII text differ from it? (The view so far *is* the text, so
-    each candidate is decided on the text itself, and the first rewrite answers.)"""
-    for start, _, end, kind in _candidates(text, ascii=True):
-        run = text[start:end]
-        tail = text[max(0, start - _TAIL_LEN) : start]
-        out = _rewrite(kind, run, tail, _Peek(text, end))
-        if out is not None and out != run:
-            return True
+    each candidate is decided on the text itself, independently of the others, and the first
+    rewrite answers.)
+
+    A space after a dot is dropped only after an arXiv prefix (``arXiv:2005. 11401``), which
+    the rule reads in the text just before it; here that text is the original, so only dots
+    after a written "arxiv" (any case) can be rewritten, and only those are scanned (a scan
+    of every dot in prose was most of the cost of this check on a 10 MB report).
+    """
+    for candidates in (_candidates(text, ascii=True, dotspace=False), _arxiv_dotspaces(text)):
+        for start, _, end, kind in candidates:
+            run = text[start:end]
+            tail = text[max(0, start - _TAIL_LEN) : start]
+            out = _rewrite(kind, run, tail, _Peek(text, end))
+            if out is not None and out != run:
+                return True
     return False
+
+
+_ARXIV_LEN = len("arxiv")
+
+
+def _arxiv_dotspaces(text: str) -> Iterator[_Candidate]:
+    """The ``dotspace`` candidates of an ASCII text that may be rewritten: those within the
+    tail the rule reads (:data:`_TAIL_LEN` characters) after a written "arxiv", any case.
+
+    Its "x" is found by ``str.find`` (a ``memchr``; the letter is rare in prose), and a
+    window is scanned only if a dot with a space or tab after it occurs in it at all. A
+    candidate's start is the character after its dot, and the rule needs all of "arxiv"
+    in the tail before it; so the dot of one found through an "x" at ``at`` lies within
+    ``at + 2`` and ``at + _TAIL_LEN - 3``. The scan reads a few characters beyond (the
+    digits its lookahead needs); a match that starts past the window is left to its own.
+    """
+    find = text.find
+    n = len(text)
+    for x in "xX":
+        at = find(x, 2)
+        while at != -1:
+            if text[at - 2 : at + 3].lower() == "arxiv":
+                first, last = at + 2, at + _TAIL_LEN - _ARXIV_LEN + 2
+                window = text[first : last + 2]
+                if ". " in window or ".\t" in window:
+                    for m in _DOTSPACE.finditer(text, first, min(n, last + 10)):
+                        if m.start() > last:
+                            break
+                        yield m.start() + 1, 1, m.end(), "dotspace"
+            at = find(x, at + 1)
 
 
 _NUMBER_END = frozenset("0123456789.")
@@ -988,16 +1058,21 @@ def _add(
 
 
 def locate(text: str, offsets: list[int]) -> Iterator[tuple[int, int]]:
-    """1-based (line, column) of each sorted offset, in one forward pass over ``text``."""
+    """1-based (line, column) of each sorted offset, in one forward pass over ``text``.
+
+    Each gap between offsets is searched for its first line break (``str.find`` of one
+    character is a ``memchr``), and only the rest of it is counted (``str.count`` tests every
+    character): a gap without a break, as in a long line, is not counted at all."""
     line = 1
     line_start = 0
     scanned = 0
+    find, count, rfind = text.find, text.count, text.rfind
     for off in offsets:
         if off < scanned:
             raise ValueError("offsets must be sorted")
-        newlines = text.count("\n", scanned, off)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", scanned, off) + 1
+        first = find("\n", scanned, off)
+        if first != -1:
+            line += count("\n", first, off)
+            line_start = rfind("\n", first, off) + 1
         scanned = off
         yield line, off - line_start + 1

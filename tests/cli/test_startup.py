@@ -25,6 +25,7 @@ from groundcheck.extractors.registry import _suffix
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 NOT_ON_THE_EXTRACT_PATH = (
+    "logging",  # cli.terminal: imported by the collector only once something imports it
     "pathlib",  # evidence.jsonio, extractors.registry
     "urllib.parse",  # extractors.urlkey.unquote
     "ipaddress",
@@ -138,6 +139,79 @@ def test_the_collector_keeps_warnings_and_restores_the_root_handlers() -> None:
     summary, handlers = run.stdout.splitlines()
     assert summary == "note: 2 log messages from lib, other (first: first one)"
     assert handlers == "[]"
+
+
+def test_the_collector_is_installed_when_logging_is_first_imported_inside_it() -> None:
+    """Without logging loaded, the collector waits for its import: records logged from the
+    moment the module exists are collected, the module is the ordinary one (its own loader),
+    and afterwards the root handlers and ``sys.meta_path`` are as they were."""
+    code = (
+        "import sys\n"
+        "from groundcheck.cli import terminal\n"
+        "assert 'logging' not in sys.modules\n"
+        "finders = list(sys.meta_path)\n"
+        "with terminal.capture_logs() as logs:\n"
+        "    import logging.handlers\n"
+        "    logging.getLogger('lib.part').warning('first %s', 'one')\n"
+        "    logging.getLogger('other').info('below WARNING: not kept')\n"
+        "    logging.getLogger('other').error('second')\n"
+        "assert sys.meta_path == finders, sys.meta_path\n"
+        "assert 'ThenLoader' not in repr(logging.__loader__), logging.__loader__\n"
+        "assert logging.__spec__.loader is logging.__loader__\n"
+        "print(logs.summary())\n"
+        "print(logging.getLogger().handlers)\n"
+        "with terminal.capture_logs() as again:\n"
+        "    logging.getLogger('x').warning('kept')\n"
+        "print(again.summary())\n"
+    )
+    run = _fresh(code)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""  # nothing reached logging's last-resort handler
+    summary, handlers, again = run.stdout.splitlines()
+    assert summary == "note: 2 log messages from lib, other (first: first one)"
+    assert handlers == "[]"
+    assert again == "note: 1 log message from x (first: kept)"
+
+
+def test_nested_collectors_waiting_for_logging_are_installed_outermost_first() -> None:
+    """Two collectors waiting for the same import: each gets the records logged while it is
+    the innermost, as when logging was loaded up front."""
+    code = (
+        "import sys\n"
+        "from groundcheck.cli import terminal\n"
+        "finders = list(sys.meta_path)\n"
+        "with terminal.capture_logs() as outer:\n"
+        "    with terminal.capture_logs() as inner:\n"
+        "        import logging\n"
+        "        logging.getLogger('a').warning('in inner')\n"
+        "    logging.getLogger('b').warning('in outer')\n"
+        "with terminal.capture_logs() as early:\n"
+        "    pass\n"
+        "assert sys.meta_path == finders and logging.getLogger().handlers == []\n"
+        "print(inner.summary()); print(outer.summary()); print(early.summary())\n"
+    )
+    run = _fresh(code)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    assert run.stdout.splitlines() == [
+        "note: 1 log message from a (first: in inner)",
+        "note: 1 log message from b (first: in outer)",
+        "None",
+    ]
+
+
+def test_a_command_that_never_imports_logging_has_nothing_to_say() -> None:
+    code = (
+        "import sys\n"
+        "from groundcheck.cli import terminal\n"
+        "with terminal.capture_logs() as logs:\n"
+        "    pass\n"
+        "assert 'logging' not in sys.modules\n"
+        "print(logs.summary())\n"
+    )
+    run = _fresh(code)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "None\n"
 
 
 def test_the_collector_in_this_process() -> None:

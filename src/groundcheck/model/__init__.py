@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from attrs import field, frozen
@@ -116,8 +116,17 @@ def _non_negative(instance: object, attribute: Any, value: int) -> None:
 
 _NEW = object.__new__
 _SET = object.__setattr__
-"""How :meth:`Citation._trusted` fills a frozen instance (as attrs' own ``__init__`` does,
-without its validators)."""
+"""How the ``_trusted`` constructors fill a frozen instance (as attrs' own ``__init__`` does,
+without its validators): for the class itself, through its slots' setters (see
+:func:`_slot_setters`); for a subclass, by name."""
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
+    """The ``__set__`` of each named slot of ``cls``: what ``object.__setattr__`` finds by
+    name in the class's dictionary and calls, found once. Calling them directly is ~1/3
+    cheaper per field, and the hot loops make a mention per match and a citation per
+    mention (~0.1 us per mention, ~0.2 us per citation)."""
+    return tuple(cls.__dict__[name].__set__ for name in names)
 
 
 @frozen(order=False)
@@ -140,6 +149,12 @@ class Identifier:
         :meth:`Citation._trusted` is: the hot loops of the built-in extractors make one per
         mention."""
         new = _NEW(cls)
+        if cls is Identifier:
+            set_scheme, set_id, set_version = _IDENTIFIER_SLOTS
+            set_scheme(new, scheme)
+            set_id(new, id)
+            set_version(new, version)
+            return new
         _SET(new, "scheme", scheme)
         _SET(new, "id", id)
         _SET(new, "version", version)
@@ -235,12 +250,21 @@ class Mention:
         """A mention a built-in extractor places from a regex match (``0 <= start <= end``
         ints by construction), made without the validators and the post-init check."""
         new = _NEW(cls)
-        _SET(new, "identifier", identifier)
-        _SET(new, "start", start)
-        _SET(new, "end", end)
-        _SET(new, "malformed", malformed)
-        _SET(new, "aliases", aliases)
-        _SET(new, "kind", kind)
+        if cls is Mention:
+            set_identifier, set_start, set_end, set_malformed, set_aliases, set_kind = (
+                _MENTION_SLOTS
+            )
+            set_identifier(new, identifier)
+            set_start(new, start)
+            set_end(new, end)
+            set_malformed(new, malformed)
+            set_aliases(new, aliases)
+            set_kind(new, kind)
+            return new
+        for name, value in zip(
+            _MENTION_FIELDS, (identifier, start, end, malformed, aliases, kind), strict=True
+        ):
+            _SET(new, name, value)
         return new
 
     @property
@@ -289,17 +313,29 @@ class Citation:
         """A citation placed by :func:`groundcheck.extract` from a checked mention (offsets,
         line and column non-negative ints), made without the validators."""
         new = _NEW(cls)
-        _SET(new, "identifier", identifier)
-        _SET(new, "raw", raw)
-        _SET(new, "start", start)
-        _SET(new, "end", end)
-        _SET(new, "line", line)
-        _SET(new, "column", column)
-        _SET(new, "extractor", extractor)
-        _SET(new, "malformed", malformed)
-        _SET(new, "aliases", aliases)
-        _SET(new, "source", source)
-        _SET(new, "kind", kind)
+        if cls is not Citation:
+            values = (
+                identifier, raw, start, end, line, column, extractor, malformed, aliases, source,
+                kind,
+            )  # fmt: skip
+            for name, value in zip(_CITATION_FIELDS, values, strict=True):
+                _SET(new, name, value)
+            return new
+        (
+            set_identifier, set_raw, set_start, set_end, set_line, set_column, set_extractor,
+            set_malformed, set_aliases, set_source, set_kind,
+        ) = _CITATION_SLOTS  # fmt: skip
+        set_identifier(new, identifier)
+        set_raw(new, raw)
+        set_start(new, start)
+        set_end(new, end)
+        set_line(new, line)
+        set_column(new, column)
+        set_extractor(new, extractor)
+        set_malformed(new, malformed)
+        set_aliases(new, aliases)
+        set_source(new, source)
+        set_kind(new, kind)
         return new
 
     @property
@@ -337,6 +373,16 @@ class Citation:
     def sort_key(self) -> tuple[str, int, int]:
         """Report first, then each bibliography; by position within each."""
         return (self.source or "", self.start, self.end)
+
+
+_IDENTIFIER_SLOTS = _slot_setters(Identifier, ("scheme", "id", "version"))
+_MENTION_FIELDS = ("identifier", "start", "end", "malformed", "aliases", "kind")
+_MENTION_SLOTS = _slot_setters(Mention, _MENTION_FIELDS)
+_CITATION_FIELDS = (
+    "identifier", "raw", "start", "end", "line", "column", "extractor", "malformed", "aliases",
+    "source", "kind",
+)  # fmt: skip
+_CITATION_SLOTS = _slot_setters(Citation, _CITATION_FIELDS)
 
 
 @frozen
