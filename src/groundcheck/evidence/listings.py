@@ -258,7 +258,7 @@ def listed_works(
                 continue
             named = _ids_between(ids, starts, start, end)
             found.append((start, Work(named, clean, authors, year, origin)))
-    if ids and (" | " in text or "\t" in text):
+    if ids and (("|" in text and " | " in text) or "\t" in text):  # (a memchr first)
         listed = {w.title for _, w in found}  # a row another parser read keeps its metadata
         found.extend(p for p in _lines_with_ids(text, ids) if p[1].title not in listed)
     if _has_pasted_json(text):
