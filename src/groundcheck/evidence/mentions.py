@@ -164,7 +164,13 @@ def title_text(
     memo: dict[str, int] = dict.fromkeys(blocks, 0)  # the shape of each distinct block, once
     known = _SHAPES  # and of short blocks, once per run: keys, names, dates repeat across calls
     for block in memo:
-        if len(block) > 80:
+        # One line starting with a letter that no label word can be is prose: what _shape
+        # says of an abstract or a title, without the call (nor, when short, the memo entry).
+        if block[:1].isalpha() and "\n" not in block:
+            if len(block) > 80 or (len(block) > _LONGEST_LABEL and not _label(block)):
+                memo[block] = _PROSE
+                continue
+        elif len(block) > 80:
             memo[block] = _shape(block)
             continue
         seen = known.get(block)
