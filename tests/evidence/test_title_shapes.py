@@ -1,9 +1,10 @@
 """The shapes of one-line blocks that start with a letter, told without ``_shape``, are the ones
 ``_shape`` tells: the copy of ``title_text`` is unchanged (``oracle/mentions_v1.py``).
 
-Blocks longer than any label word (22 characters) and not a label, or longer than 80, are prose
-at once; label words padded to every length around those two bounds, with the blanks and colons
-``_label`` strips, must still be read as labels (a heading that may open a reference section).
+Blocks that are no label word, or longer than 80, are prose at once, and blocks that start with
+a digit are prose unless they open a numbered item; label words padded to every length around
+both bounds, with the blanks and colons ``_label`` strips, must still be read as labels (a
+heading that may open a reference section), and numbered items as items.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def test_label_words_padded_to_any_length_keep_their_shape(block: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
-        st.text(alphabet="ab :\t#-*_=1\nRefrncsSou", min_size=1, max_size=90).filter(
+        st.text(alphabet="ab :\t#-*_=1.)²٣\nRefrncsSou", min_size=1, max_size=90).filter(
             lambda b: "\n\n" not in b
         ),
         min_size=1,
@@ -62,6 +63,15 @@ def test_label_words_padded_to_any_length_keep_their_shape(block: str) -> None:
 )
 def test_one_line_blocks_of_every_length_keep_their_shape(blocks: list[str]) -> None:
     _same_copy("\n\n".join([_PLAIN, *blocks, _PLAIN, *blocks]))
+
+
+@pytest.mark.parametrize(
+    "block",
+    ["1. Item", "12) x", "1.", "1)", "1.\tx", "10000. x", "123456. x", "1.5 x", "2020-05-01",
+     "2005.11401", "²x", "٣. x", "٣x", "1 References", "2 Sources:"],
+)  # fmt: skip
+def test_blocks_that_start_with_a_digit_keep_their_shape(block: str) -> None:
+    _same_copy(f"{_PLAIN}\n\n{block}\n\n{_PLAIN}\n\n{block}\n\n{_PLAIN}")
 
 
 def test_the_bounds_are_those_of_the_label_words() -> None:
