@@ -20,6 +20,7 @@ repetitions; each line is looked at a bounded number of times.
 from __future__ import annotations
 
 import csv
+import operator
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
@@ -78,8 +79,7 @@ def harvest(
     works: list[Work] = []
     if flat.records:
         # A record's sibling fields only need their identifiers: skip the title finder.
-        id_finders = [e for e in extractors if not _finds_titles(e)]
-        works.extend(_record_works(flat, id_finders, mentions, view))
+        works.extend(_record_works(flat, _id_finders(extractors), mentions, view))
     works.extend(w for w in listed if w.identifiers or w.authors or w.year is not None)
     echoed = _echoed_query(text)
     kept = [t for t in found if t != echoed] if echoed else list(found)
@@ -100,6 +100,41 @@ def _echoed_query(text: str) -> str | None:
 
 def _finds_titles(extractor: Extractor) -> bool:
     return any(s.name == TITLE_SCHEME for s in schemes_of(extractor))
+
+
+_last_finders: tuple[tuple[Extractor, ...], list[Extractor]] | None = None
+_last_builtin: tuple[Sequence[Extractor], bool] | None = None
+
+
+def _id_finders(extractors: Sequence[Extractor]) -> list[Extractor]:
+    """The extractors that do not find titles (a fresh list: the caller's to keep). Worked out
+    once for a tuple of extractors (a trace hands every output the same one), not per call."""
+    global _last_finders
+    last = _last_finders
+    if last is not None and last[0] is extractors:
+        return list(last[1])
+    found = [e for e in extractors if not _finds_titles(e)]
+    if type(extractors) is tuple:
+        _last_finders = (extractors, found)
+        return list(found)
+    return found
+
+
+def _all_builtin(extractors: Sequence[Extractor]) -> bool:
+    """Are all ``extractors`` built-in ones? Remembered for the last list asked about while it
+    holds the same extractors (compared by identity: a few pointer tests, not a scan of
+    ``BUILTIN`` for each)."""
+    global _last_builtin
+    last = _last_builtin
+    if (
+        last is not None
+        and len(last[0]) == len(extractors)
+        and all(map(operator.is_, last[0], extractors))
+    ):
+        return last[1]
+    answer = all(any(e is b for b in BUILTIN) for e in extractors)
+    _last_builtin = (tuple(extractors), answer)
+    return answer
 
 
 def _record_works(
@@ -133,7 +168,7 @@ def _record_identifiers(
     :func:`identifiers_by_text`.
     """
     records = flat.records
-    builtin = all(any(e is b for b in BUILTIN) for e in id_finders)
+    builtin = _all_builtin(id_finders)
     if (
         mentions is None
         or view is None
@@ -159,9 +194,11 @@ def _record_identifiers(
             return identifiers_by_text([r.siblings for r in records], id_finders)
         keys = keys_of_leaf.get(i)
         if keys is None:
-            keys_of_leaf[i] = set(mention.keys)
+            keys = keys_of_leaf[i] = {mention.identifier}
         else:
-            keys.update(mention.keys)
+            keys.add(mention.identifier)
+        if mention.aliases:  # (mention.keys, without building the tuple)
+            keys.update(mention.aliases)
     with_keys = keys_of_leaf.keys()
     found: list[set[Identifier]] = []
     untracked: list[int] = []
@@ -209,7 +246,7 @@ def identifiers_by_text(
     property test compares the two ways). A plug-in extractor might read across the gap, so
     with one the texts are read one by one.
     """
-    if len(texts) < 2 or not all(any(e is b for b in BUILTIN) for e in extractors):
+    if len(texts) < 2 or not _all_builtin(extractors):
         return [identifiers_in(t, extractors) if t else set() for t in texts]
     starts: list[int] = []
     at = 0
@@ -258,7 +295,7 @@ def listed_works(
                 continue
             named = _ids_between(ids, starts, start, end)
             found.append((start, Work(named, clean, authors, year, origin)))
-    if ids and (" | " in text or "\t" in text):
+    if ids and (("|" in text and " | " in text) or "\t" in text):  # (a memchr first)
         listed = {w.title for _, w in found}  # a row another parser read keeps its metadata
         found.extend(p for p in _lines_with_ids(text, ids) if p[1].title not in listed)
     if _has_pasted_json(text):
@@ -687,7 +724,7 @@ _MAX_PASTED = 10_000_000
 
 def _pasted_json(text: str, extractors: Sequence[Extractor]) -> Iterator[tuple[int, Work]]:
     """``Links: [{"title": …, "url": …}]``: a JSON array pasted on one line after a label."""
-    id_finders = [e for e in extractors if not _finds_titles(e)]
+    id_finders = _id_finders(extractors)
     for m in _PASTED.finditer(text):
         end = text.find("\n", m.end())
         end = len(text) if end == -1 else end

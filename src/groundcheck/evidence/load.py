@@ -27,6 +27,7 @@ from attrs import evolve, frozen
 from groundcheck.errors import ConfigError, InputError, UnknownFormat
 from groundcheck.evidence.formats import FORMATS, Format
 from groundcheck.evidence.jsonio import Input, JsonRecords, limited_input, open_input, read_text
+from groundcheck.evidence.pause import collection_paused
 from groundcheck.evidence.provenance import FetchRule, Provenance
 from groundcheck.evidence.trace import Reading, Trace, TraceBuilder
 from groundcheck.extractors import Extractor, Registry
@@ -216,6 +217,28 @@ def load_evidence(
     512 MiB; see ``docs/security.md``).
     """
     _check_format(format)
+    with collection_paused():
+        return _load_evidence(
+            trace,
+            format=format,
+            registry=registry,
+            extractors=extractors,
+            sample=sample,
+            fetch=fetch,
+            max_input_bytes=max_input_bytes,
+        )
+
+
+def _load_evidence(
+    trace: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | Any,
+    *,
+    format: str | None,
+    registry: Registry | None,
+    extractors: Sequence[Extractor] | None,
+    sample: str | None,
+    fetch: FetchRule | None,
+    max_input_bytes: int | None,
+) -> Trace:
     chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
     if isinstance(trace, (str, os.PathLike)) or _is_paths(trace):
         paths = [trace] if isinstance(trace, (str, os.PathLike)) else list(trace)
@@ -306,7 +329,7 @@ def load_run(
     read. ``max_input_bytes`` limits every file (see :func:`load_evidence`).
     """
     _check_format(format)
-    with limited_input(max_input_bytes), ExitStack() as spools:
+    with collection_paused(), limited_input(max_input_bytes), ExitStack() as spools:
         return _load_run(
             paths,
             format=format,

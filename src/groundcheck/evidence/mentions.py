@@ -164,6 +164,19 @@ def title_text(
     memo: dict[str, int] = dict.fromkeys(blocks, 0)  # the shape of each distinct block, once
     known = _SHAPES  # and of short blocks, once per run: keys, names, dates repeat across calls
     for block in memo:
+        # One line starting with a letter that is no label word is prose, and one starting
+        # with a digit is prose unless it opens a numbered item (no label word starts with a
+        # digit): what _shape says of a search result's titles, abstracts, identifiers and
+        # dates, without the call (nor a memo entry for each new one).
+        if "\n" not in block:
+            head = block[:1]
+            if head.isalpha():
+                if len(block) > 80 or not _label(block):
+                    memo[block] = _PROSE
+                    continue
+            elif head.isdigit():
+                memo[block] = _KEPT if _NUMBERED.match(block) else _PROSE
+                continue
         if len(block) > 80:
             memo[block] = _shape(block)
             continue

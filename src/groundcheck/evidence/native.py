@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from groundcheck.errors import InputError
+from groundcheck.evidence.pause import collection_paused
 from groundcheck.evidence.provenance import Provenance, argument_strings, is_action
 from groundcheck.evidence.trace import ACTION_TOOLS, TraceBuilder, make_evidence, parse_arguments
 from groundcheck.extractors import Extractor
@@ -148,9 +149,10 @@ def from_tool_calls(
         )
     chosen = tuple(extractors) if extractors is not None else resolve_extractors(registry)
     state = Provenance()
-    return EvidenceSet(
-        tuple(
-            evidence_from_record(r, i, chosen, source=source, provenance=state)
-            for i, r in enumerate(records, 1)
+    with collection_paused():
+        return EvidenceSet(
+            tuple(
+                evidence_from_record(r, i, chosen, source=source, provenance=state)
+                for i, r in enumerate(records, 1)
+            )
         )
-    )

@@ -191,8 +191,11 @@ def make_evidence(
         ids = [m for m in found if m.identifier.scheme != TITLE_SCHEME]  # sorted by start
         starts = [m.start for m in ids]
         lines: list[int] | None = None
-        for m in ids:
-            identifiers.update(m.keys)
+        add = identifiers.add
+        for m in ids:  # (m.keys, in order, without building the tuple)
+            add(m.identifier)
+            if m.aliases:
+                identifiers.update(m.aliases)
         for m in found:
             if m.identifier.scheme == TITLE_SCHEME:
                 title = view[m.start : m.end]

@@ -16,7 +16,7 @@ OpenAlex, Crossref, arXiv and paper-finder outputs): ``authors``/``author``/``cr
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from itertools import accumulate
 from operator import add
 from typing import Any
@@ -177,13 +177,23 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 tracked.extend(None for _ in inner.records)  # fields inside the JSON string
                 empty = empty and inner.empty
         elif kind is dict:
-            found = _record(value, ignore)
+            # A record (a mapping with a title) is read in the same pass as its fields: its
+            # sibling fields, authors and year are gathered as the fields are taken, and its
+            # Record is made once they all have been (see _record, which reads it alone).
+            title = _title_of(value)
             mine = none
-            if found is not None:
-                record, strings, numbers = found
-                mine = (len(records),)
-                records.append(record)
-                tracked.append(([], strings, numbers))
+            if title is not None:
+                named: str = title
+                at = len(records)
+                mine = (at,)
+                records.append(_NO_RECORD)  # (until its fields are read, below)
+                record_leaves: list[int] = []
+                tracked.append((record_leaves, 0, ()))
+                parts: list[str] = []
+                numbers: list[str] = []
+                strings = 0
+                authors: tuple[str, ...] = ()
+                year: int | None = None
             items = list(value.items())
             kinds = _KEY_KINDS  # (what _key_kind memoises, read without a call)
             # Fields that are strings, lists of strings, numbers or null (a search result's
@@ -216,12 +226,30 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 known = kinds.get(k)
                 flags = known if known is not None else _key_kind(k)
                 field = mine if mine and not flags & _TITLE_KEY else none
+                if field:  # a sibling field of this record: what _record takes from it
+                    if flags & _AUTHOR_KEY:
+                        if not authors:
+                            authors = authors_of(v)
+                    elif flags & _YEAR_KEY and year is None:
+                        year = year_of(v)
+                    if tv is str:
+                        parts.append(v)
+                        strings += 1
+                    elif tv is list:
+                        parts.extend(v)
+                        strings += len(v)
+                    elif v is not None and tv is not bool:
+                        parts.append(f"{k}: {v}")
+                        numbers.append(parts[-1])
                 texts.append(k)
                 if tv is str:
-                    for owner in (*inner_owners, *field):
-                        slot = tracked[owner]
-                        if slot is not None:
-                            slot[0].append(len(texts))
+                    if inner_owners:
+                        for owner in (*inner_owners, *field):
+                            slot = tracked[owner]
+                            if slot is not None:
+                                slot[0].append(len(texts))
+                    elif field:  # (field is mine: this record's own leaves)
+                        record_leaves.append(len(texts))
                     texts.append(v)
                     if v:  # (no blank at its start: a string of blanks took the stack)
                         empty = False
@@ -232,6 +260,14 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                         if flags & _TITLE_KEY:
                             titles.append(v.strip())
                 elif tv is list:
+                    if not flags & (_ID_KEY | _TITLE_KEY):  # (authors, keywords): no item adds text
+                        if field:
+                            n = len(texts)
+                            record_leaves.extend(range(n, n + len(v)))
+                        texts.extend(v)
+                        if empty and any(v):
+                            empty = False
+                        continue
                     for item in v:
                         for owner in field:
                             slot = tracked[owner]
@@ -252,6 +288,14 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                         written = _number_text(k, v)
                         if written is not None:
                             texts.append(written)
+            if mine:
+                if done < len(items):
+                    strings, authors, year = _record_fields(
+                        items[done:], ignore, parts, numbers, strings=strings, authors=authors,
+                        year=year,
+                    )  # fmt: skip
+                records[at] = Record(named, "\n\n".join(parts), authors, year)
+                tracked[at] = (record_leaves, strings, tuple(numbers))
             for k, v in reversed(items[done:]):
                 k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
@@ -324,6 +368,11 @@ def year_of(value: Any) -> int | None:
     >>> year_of(2020), year_of("2020-05-22T17:58:44Z"), year_of({"date-parts": [[2019, 6]]})
     (2020, 2020, 2019)
     """
+    if type(value) is str and value[:2] in ("19", "20") and value[2:4].isdecimal():
+        # "2020-05-22": the year the pattern finds first, read without a search
+        after = value[4:5]
+        if not after.isdecimal() and len(value) >= 4:
+            return int(value[:4])
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -361,6 +410,10 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
             name = item.strip() if type(item) is str else _name_of(item)
             if name:
                 names.append(name)
+        if all(n.isprintable() and "  " not in n and n[0] != " " != n[-1] for n in names):
+            # names whose only blanks are single spaces between words (every other blank is
+            # unprintable): each is its own " ".join(n.split()), and none is blank
+            return tuple(names[:limit])
     elif isinstance(value, Mapping):
         name = _name_of(value)
         names = [name] if name else []
@@ -425,17 +478,34 @@ def _record(
     record: Mapping[Any, Any], ignore: frozenset[str]
 ) -> tuple[Record, int, tuple[str, ...]] | None:
     """The paper a record with a ``title`` describes: its other fields, one level down; with
-    how many of them are strings, and the number fields as written (``"pmid: 123"``)."""
+    how many of them are strings, and the number fields as written (``"pmid: 123"``).
+    (:func:`flatten` gathers the same while it takes the fields.)"""
     title = _title_of(record)
     if title is None:
         return None
     parts: list[str] = []
     numbers: list[str] = []
-    strings = 0
-    authors: tuple[str, ...] = ()
-    year: int | None = None
+    strings, authors, year = _record_fields(
+        record.items(), ignore, parts, numbers, strings=0, authors=(), year=None
+    )
+    return Record(title, "\n\n".join(parts), authors, year), strings, tuple(numbers)
+
+
+def _record_fields(
+    fields: Iterable[tuple[Any, Any]],
+    ignore: frozenset[str],
+    parts: list[str],
+    numbers: list[str],
+    *,
+    strings: int,
+    authors: tuple[str, ...],
+    year: int | None,
+) -> tuple[int, tuple[str, ...], int | None]:
+    """A record's ``fields`` added to what was gathered of it so far: their strings and
+    numbers (as written) to ``parts``, the numbers also to ``numbers``; returns the count of
+    strings, the authors and the year, each taken from the first field that gives it."""
     kinds = _KEY_KINDS
-    for k, v in record.items():
+    for k, v in fields:
         key = k if type(k) is str else str(k)
         known = kinds.get(key)
         field = known if known is not None else _key_kind(key)
@@ -467,4 +537,8 @@ def _record(
             elif isinstance(item, (int, float)) and not isinstance(item, bool):
                 parts.append(f"{key}: {item}")
                 numbers.append(parts[-1])
-    return Record(title, "\n\n".join(parts), authors, year), strings, tuple(numbers)
+    return strings, authors, year
+
+
+_NO_RECORD = Record("", "")
+"""Holds a record's place in :func:`flatten` while its fields are read."""
