@@ -45,6 +45,7 @@ from typing import Any
 from attrs import frozen
 
 from groundcheck.extractors.title import normalize_title
+from groundcheck.grounding.index_forms import cut_candidates, index_forms
 from groundcheck.grounding.title_rules import (
     ALL_RULES,
     Form,
@@ -53,7 +54,6 @@ from groundcheck.grounding.title_rules import (
     fold_acronyms,
     prefix_of,
     query_forms,
-    title_forms,
 )
 
 __all__ = ["TitleIndex", "TitleMatch"]
@@ -98,20 +98,14 @@ class TitleIndex:
         self._extract = process.extract
         self.rules = rules or ALL_RULES
         self.titles: tuple[str, ...] = tuple(titles)
-        choices: list[str] = []
-        owners: list[int] = []
-        applied: list[tuple[str, ...]] = []
-        prefixable: list[bool] = []
+        # Every title's forms (title_rules.title_forms), worked out for all titles at once.
+        choices, owners, applied, prefixable = index_forms(self.titles, self.rules)
         cuts: dict[str, list[tuple[int, str]]] = {}
-        for i, title in enumerate(self.titles):
-            for form in title_forms(title, self.rules):
-                choices.append(form.text)
-                owners.append(i)
-                applied.append(form.rules)
-                prefixable.append(form.prefixable)
-            cut = cut_prefix(title, self.rules) if self.rules.cut else None
-            if cut is not None:
-                cuts.setdefault(_head(cut), []).append((i, cut))
+        if self.rules.cut:
+            for i in cut_candidates(self.titles):
+                cut = cut_prefix(self.titles[i], self.rules)
+                if cut is not None:
+                    cuts.setdefault(_head(cut), []).append((i, cut))
         self.choices: tuple[str, ...] = tuple(choices)
         """Every searchable string (each form of each title), in index order."""
         self.owners: tuple[int, ...] = tuple(owners)
