@@ -199,9 +199,7 @@ def _split_forms(
         return [(t, r, True) for t, r in seen.items()]
     end = min(len(text), 400)
     if "?" in text or "!" in text or "," in text or "-" in text:
-        heads = [
-            (m.start(), m.group()) for m in _MAIN_SPLIT.finditer(text, 0, end)
-        ]
+        heads = [(m.start(), m.group()) for m in _MAIN_SPLIT.finditer(text, 0, end)]
     else:
         # Only colons: each is one match of the pattern (spaces around it are no words).
         heads = []

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
@@ -170,8 +170,10 @@ class TitleIndex:
         if self._grams is None:
             postings: defaultdict[str, list[int]] = defaultdict(list)
             for j, choice in enumerate(self.choices):
-                # The slices are cut in C (map over prebuilt slice objects), once per gram.
                 count = len(choice) - _GRAM + 1
+                if count <= 0:
+                    continue  # shorter than a gram: no piece of a query is in it
+                # The slices are cut in C (map over prebuilt slice objects), once per gram.
                 slices = _SLICES[:count] if count <= len(_SLICES) else _slices(count)
                 for gram in set(map(choice.__getitem__, slices)):
                     postings[gram].append(j)
@@ -352,13 +354,11 @@ class TitleIndex:
         pieces = max_edits + need
         if n < pieces * _GRAM or n > len(_SLICES):
             return self._all
-        get, gram_at, none = self._postings.get, q.__getitem__, repeat(_NONE)
-        rarest: list[frozenset[int]] = []
-        for grams in _pieces(n, pieces):
-            # The rarest gram of the piece; a gram no title holds (empty) rules the piece out.
-            best = min(map(get, map(gram_at, grams), none), key=len)
-            if best:
-                rarest.append(best)
+        # The rarest gram of each piece (a gram no title holds, empty, rules the piece out):
+        # every gram of every piece looked up in one pass, then the least of each piece's.
+        grams, ranges = _pieces(n, pieces)
+        postings = list(map(self._postings.get, map(q.__getitem__, grams), repeat(_NONE)))
+        rarest = list(filter(None, map(_rarest, map(postings.__getitem__, ranges))))
         if len(rarest) < need:
             return []
         if need == 1:
@@ -376,11 +376,22 @@ class TitleIndex:
 
 
 @lru_cache(maxsize=4096)
-def _pieces(n: int, pieces: int) -> tuple[tuple[slice, ...], ...]:
+def _pieces(n: int, pieces: int) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
     """The slices of the grams inside each of ``pieces`` equal pieces of a string of length
-    ``n`` (the same for every query of that length: worked out once)."""
+    ``n``, all in one tuple, and where each piece's are in it (the same for every query of
+    that length: worked out once)."""
     step = n / pieces
-    return tuple(_SLICES[int(p * step) : int((p + 1) * step) - _GRAM + 1] for p in range(pieces))
+    grams: list[slice] = []
+    ranges: list[slice] = []
+    for p in range(pieces):
+        inside = _SLICES[int(p * step) : int((p + 1) * step) - _GRAM + 1]
+        ranges.append(slice(len(grams), len(grams) + len(inside)))
+        grams.extend(inside)
+    return tuple(grams), tuple(ranges)
+
+
+_rarest = partial(min, key=len)
+"""The smallest of a piece's gram postings."""
 
 
 def _slices(count: int) -> list[slice]:
