@@ -38,8 +38,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache, partial
-from itertools import repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import getitem, itemgetter
 from typing import Any
 
 from attrs import frozen
@@ -95,6 +95,7 @@ class TitleIndex:
         from rapidfuzz.distance import Levenshtein
 
         self._scorer = Levenshtein.normalized_similarity
+        self._distance = Levenshtein.distance
         self._extract = process.extract
         self.rules = rules or ALL_RULES
         self.titles: tuple[str, ...] = tuple(titles)
@@ -277,14 +278,16 @@ class TitleIndex:
             # words is worked out once, whatever the query.
             memo = self._prefixes.setdefault(words, {})
             pairs: list[tuple[int, str]] = []
-            for c in candidates:
-                if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest:
-                    if c in memo:
-                        p = memo[c]
-                    else:
-                        p = memo[c] = prefix_of(q, choices[c])
-                    if p is not None:
-                        pairs.append((c, p))
+            eligible = [
+                c for c in candidates if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest
+            ]
+            for c in self._near_start(q, eligible, cutoff):
+                if c in memo:
+                    p = memo[c]
+                else:
+                    p = memo[c] = prefix_of(q, choices[c])
+                if p is not None:
+                    pairs.append((c, p))
             if pairs:
                 found = self._top(q, [p for _, p in pairs], cutoff)
                 if found is not None:
@@ -294,6 +297,28 @@ class TitleIndex:
                     if best is None or (-key[0], key[1], key[2]) < (-best[0], best[1], best[2]):
                         best = key
         return best
+
+    def _near_start(self, q: str, eligible: list[int], cutoff: float) -> list[int]:
+        """The choices among ``eligible`` whose prefixes may score ``cutoff`` against ``q``,
+        found without cutting any prefix: by the distance of ``q`` to each choice's first
+        ``len(q)`` characters, in C.
+
+        A prefix ``p`` (length ``m``) scoring ``cutoff`` is within ``d <= (1 - cutoff) *
+        max(n, m)`` edits of ``q`` (length ``n``), and ``m <= n / cutoff``, so ``d <= D =
+        (1 - cutoff) * n / cutoff``. The choice's first ``n`` characters and ``p`` are both
+        prefixes of the choice: they differ by ``|n - m| <= d`` edits. So they are within
+        ``2 * D`` edits of ``q`` (one more is allowed for rounding); choices farther off are
+        dropped, and the rest keep their order.
+        """
+        n = len(q)
+        if cutoff <= 0.0 or not eligible:
+            return eligible
+        bound = int(2.0 * (1.0 - cutoff) * n / cutoff + 1e-6) + 1
+        if bound >= n:
+            return eligible
+        heads = map(getitem, map(self.choices.__getitem__, eligible), repeat(slice(0, n)))
+        distances = map(partial(self._distance, q, score_cutoff=bound), heads)
+        return list(compress(eligible, map(bound.__ge__, distances)))
 
     def _top(self, q: str, strings: list[str], cutoff: float) -> tuple[float, int] | None:
         """(score, position) of the best of ``strings`` at or above ``cutoff``; ties: earliest."""

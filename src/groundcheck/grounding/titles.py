@@ -24,7 +24,7 @@ from typing import Literal
 from attrs import frozen
 
 from groundcheck.extractors.title import normalize_title
-from groundcheck.grounding.acronyms import expand_acronyms
+from groundcheck.grounding.acronyms import coins_acronyms, expand_acronyms
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
 from groundcheck.grounding.title_rules import ALL_RULES, RuleSet, query_forms
 from groundcheck.model import EvidenceSet, Identifier, Work
@@ -277,6 +277,8 @@ def _best(index: TitleIndex, cited: str, threshold: float, rules: RuleSet) -> Ti
         found = _elided(index, cited)
     if found is not None or not rules.acronym or threshold <= 1.0:
         return found
+    if not coins_acronyms(cited):
+        return None  # no token to expand, whatever the closest title: no need to find it
     near = index.best(cited, max(threshold - _ACRONYM_MARGIN, 1.0))
     if near is None:
         return None
