@@ -149,9 +149,11 @@ def test_index_equals_brute_force(data: st.DataObject, titles: list[str], thresh
 
 def _filtering(titles: list[str]) -> TitleIndex:
     """An index that filters by its 5-gram postings from the first fuzzy query on (a small
-    index otherwise scores every choice of a fitting length)."""
+    index otherwise scores every choice of a fitting length), and its prefix candidates by
+    their start (a small index otherwise cuts every prefix)."""
     index = TitleIndex(titles)
     index.SCAN_BUDGET = 0
+    index.NEAR_START_MIN = 0  # and prefixes filtered by the distance to each title's start
     return index
 
 

@@ -156,6 +156,12 @@ class TitleIndex:
     costly to build as this many scans) are built and filter what is scored. Both ways give
     the same answer: the postings only skip choices that cannot reach the threshold."""
 
+    NEAR_START_MIN = 1000
+    """A query whose word count has prefixes to consider in this many choices or more has
+    them filtered first (:meth:`_near_start`, in C) instead of cutting each prefix: cutting
+    them costs more, though it is remembered for the next query of that word count. Both
+    ways give the same answer."""
+
     def _pool(self, q: str, cutoff: float, shortest: float) -> list[int]:
         """The choices to score for ``q``, in index order."""
         if self._grams is None and self._scanned < self.SCAN_BUDGET * len(self.choices):
@@ -281,7 +287,9 @@ class TitleIndex:
             eligible = [
                 c for c in candidates if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest
             ]
-            for c in self._near_start(q, eligible, cutoff):
+            if len(eligible) >= self.NEAR_START_MIN:
+                eligible = self._near_start(q, eligible, cutoff)
+            for c in eligible:
                 if c in memo:
                     p = memo[c]
                 else:
