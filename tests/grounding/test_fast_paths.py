@@ -170,6 +170,8 @@ TRICKY = [
     "Is it? a b c",
     "Mamba: A Survey of state spaces",
     "Mamba: a b: c d e: f g h",
+    "word " * 100 + ": past the first four hundred characters",
+    "word " * 78 + "abc: just inside the first four hundred",
     "Toy Models of Superposition ...",
     "Toy Models of Superposition in Neural Netw…",
 ]

@@ -62,7 +62,11 @@ _LEGACY_SPLIT_MARKS = (":", "-")
 _FIRST_NOT_LETTER = re.compile(r"\x00[^A-Za-z]")
 _CUT_MARKS = ("...", "…")
 
-_SINGLE, _SPLIT, _SLOW = 0, 1, 2
+_SINGLE, _SPLIT, _SLOW, _COLON = 0, 1, 2, 3
+_OTHER_SPLIT_MARKS = ("?", "!", ",", "-")
+"""Marks that make a separator other than a colon (":" alone is the common case)."""
+_SPLIT_WITHIN = 400
+"""main_titles looks for separators in the first this many characters."""
 
 
 def index_forms(titles: Sequence[str], rules: RuleSet) -> IndexForms:
@@ -70,18 +74,31 @@ def index_forms(titles: Sequence[str], rules: RuleSet) -> IndexForms:
     kinds = _sort(titles, rules)
     plain = [t for t, kind in zip(titles, kinds, strict=True) if kind != _SLOW]
     normalized = iter(_normalize_plain(plain))
+    # A title with one colon and no other mark a separator needs: its main title is the
+    # words before the colon (see _split_forms), all of them normalised at once.
+    for i in [i for i, kind in enumerate(kinds) if kind == _COLON]:
+        if titles[i].count(":") != 1 or len(titles[i]) > _SPLIT_WITHIN:
+            kinds[i] = _SPLIT
+    heads = iter(
+        _normalize_plain(
+            [t.partition(":")[0] for t, kind in zip(titles, kinds, strict=True) if kind == _COLON]
+        )
+    )
     fold = rules.acronym
     texts: list[str] = []
     owners: list[int] = []
     applied: list[tuple[str, ...]] = []
     prefixable: list[bool] = []
     for i, (title, kind) in enumerate(zip(titles, kinds, strict=True)):
-        if kind == _SINGLE:
+        if kind in (_SINGLE, _COLON):
             text = next(normalized)
+            head = next(heads) if kind == _COLON else ""
             if not text:
                 continue
+            words = text.split(" ")
+            can_fold = fold and not _FOLD_TRIGGERS.isdisjoint(words)
             rule: tuple[str, ...] = ()
-            if fold and not _FOLD_TRIGGERS.isdisjoint(text.split(" ")):
+            if can_fold:
                 folded = fold_acronyms(text)
                 if folded != text:
                     text, rule = folded, ("acronym",)
@@ -89,6 +106,13 @@ def index_forms(titles: Sequence[str], rules: RuleSet) -> IndexForms:
             owners.append(i)
             applied.append(rule)
             prefixable.append(True)
+            if head:
+                main = _colon_main(head, words, can_fold)
+                if main is not None and main[0] != text:
+                    texts.append(main[0])
+                    owners.append(i)
+                    applied.append(main[1])
+                    prefixable.append(True)
             continue
         if kind == _SPLIT:
             found = _split_forms(title, next(normalized), fold)
@@ -100,6 +124,22 @@ def index_forms(titles: Sequence[str], rules: RuleSet) -> IndexForms:
             applied.append(rule)
             prefixable.append(ok)
     return texts, owners, applied, prefixable
+
+
+def _colon_main(head: str, words: list[str], can_fold: bool) -> tuple[str, tuple[str, ...]] | None:
+    """The main title of a title with one colon and no other separator mark (``head``: the
+    words before the colon, normalised; ``words``: the title's): what :func:`_split_forms`
+    finds for it, without the pattern. A colon stands alone, so the head's words are the
+    title's first words and the subtitle's the rest."""
+    k = head.count(" ") + 1
+    tail = words[k:]
+    if len(tail) < 3 or not GENERIC_SUBTITLE_HEADS.isdisjoint(tail[:3]):
+        return None
+    if can_fold:
+        folded = fold_acronyms(head)
+        if folded != head:
+            return folded, ("main-title", "acronym")
+    return head, ("main-title",)
 
 
 def cut_candidates(titles: Sequence[str]) -> list[int]:
@@ -133,7 +173,8 @@ def _hits(blob: str, starts: list[int], needle: str, out: set[int]) -> None:
 
 
 def _sort(titles: Sequence[str], rules: RuleSet) -> list[int]:
-    """_SINGLE, _SPLIT or _SLOW for each title (see the module docstring)."""
+    """_SINGLE, _SPLIT or _SLOW for each title (see the module docstring); _COLON for a
+    split title with no separator mark but colons (index_forms checks there is one)."""
     n = len(titles)
     blob, starts = _joined(titles)
     slow: set[int] = set()
@@ -147,15 +188,18 @@ def _sort(titles: Sequence[str], rules: RuleSet) -> list[int]:
         for m in _FIRST_NOT_LETTER.finditer(blob):
             slow.add(bisect_right(starts, m.start() + 1) - 1)
     split: set[int] = set()
+    other: set[int] = set()
     if rules.main_title:
         for needle in _SPLIT_MARKS:
             _hits(blob, starts, needle, split)
+        for needle in _OTHER_SPLIT_MARKS:
+            _hits(blob, starts, needle, other)
     else:
         for needle in _LEGACY_SPLIT_MARKS:
             _hits(blob, starts, needle, slow)
     kinds = [_SINGLE] * n
     for i in split:
-        kinds[i] = _SPLIT
+        kinds[i] = _SPLIT if i in other else _COLON
     for i in slow:
         kinds[i] = _SLOW
     return kinds
