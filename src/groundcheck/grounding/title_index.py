@@ -130,7 +130,7 @@ class TitleIndex:
 
     @cached_property
     def _lengths(self) -> list[int]:
-        return [len(c) for c in self.choices]
+        return list(map(len, self.choices))
 
     @cached_property
     def _longest(self) -> int:
@@ -138,7 +138,7 @@ class TitleIndex:
 
     @cached_property
     def _spaces(self) -> list[int]:
-        return [c.count(" ") for c in self.choices]
+        return list(map(str.count, self.choices, repeat(" ")))
 
     @cached_property
     def _all(self) -> list[int]:
@@ -166,8 +166,8 @@ class TitleIndex:
         """The choices to score for ``q``, in index order."""
         if self._grams is None and self._scanned < self.SCAN_BUDGET * len(self.choices):
             self._scanned += len(self.choices)
-            lengths = self._lengths
-            return [c for c in self._all if lengths[c] >= shortest]
+            # Every choice long enough, picked in C.
+            return list(compress(self._all, map(shortest.__le__, self._lengths)))
         return sorted(self._candidates(q, cutoff))
 
     @property
