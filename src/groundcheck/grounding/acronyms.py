@@ -21,6 +21,7 @@ __all__ = ["coins_acronyms", "expand_acronyms"]
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,10}(?![A-Za-z0-9])")
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_CAPITAL = re.compile(r"[A-Z]")
 _FUNCTION_WORDS = frozenset(
     {
         "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
@@ -68,6 +69,9 @@ def coins_acronyms(cited: str) -> bool:
     >>> coins_acronyms("Steering PLMs"), coins_acronyms("A review of the field")
     (True, False)
     """
+    first = _CAPITAL.search(cited)
+    if first is None or _CAPITAL.search(cited, first.end()) is None:
+        return False  # an acronym needs two capitals: most prose has fewer, found in C
     for m in _TOKEN.finditer(cited):
         letters = _letters(m.group())
         if letters is not None and len(letters) <= 8:
