@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from groundcheck.grounding.acronyms import expand_acronyms
+from groundcheck.grounding.acronyms import coins_acronyms, expand_acronyms
 
 # From a real literature review (Hypogenic-AI/novel-bio-mechanisms-c075-claude,
 # literature_review.md at a45205d): headings abbreviate the titles its paper-finder returned.
@@ -117,3 +117,14 @@ def test_an_abbreviated_heading_grounds_against_the_id_and_title_returned() -> N
     wrong = report.replace("PLMs through", "GNNs through")
     codes = [f.code for f in groundcheck.audit(wrong, [{"tool": "s", "output": records}]).findings]
     assert codes == ["unverified-title"]
+
+
+_mixed = st.text(alphabet="AaBbCcPLMs -:", max_size=40)
+
+
+@given(_mixed, st.one_of(_mixed, st.sampled_from([t for _, t in REAL])))
+def test_no_coined_acronym_means_nothing_to_expand(cited: str, returned: str) -> None:
+    """Where coins_acronyms says no, expand_acronyms finds nothing against any title (so
+    the matcher skips looking for the closest one)."""
+    if not coins_acronyms(cited):
+        assert expand_acronyms(cited, returned) is None

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from groundcheck.extractors.title import normalize_title as extractor_normalize
 from groundcheck.grounding import title_rules
+from groundcheck.grounding.index_forms import cut_candidates, index_forms
 from groundcheck.grounding.title_index import TitleIndex
-from groundcheck.grounding.title_rules import RULES, RuleSet, query_forms
+from groundcheck.grounding.title_rules import RULES, RuleSet, cut_prefix, query_forms
 from oracles import load_oracle
 
 HERE = Path(__file__).resolve().parent
@@ -78,6 +79,23 @@ _title_text = st.one_of(
 )
 
 
+_split_pieces = st.sampled_from(
+    [
+        "Sparse", "Autoencoders", "find", "features", "in", "GPT", "2", "SAEs", "auto", "encoders",
+        "a", "survey", "Part", "review", "of", "with", "Mamba", "x1", "the", "LLMs", "nets",
+        ":", " : ", "\t:\t", "    :    ", "::", "?", "!", "?!", ", with ", ",  with\t", ",with ",
+        " - ", "\t-\t", "  -  ", "-", ",", " ", "  ", "\t", "...", "_", "'", "/", ".",
+        "2005.11401", "3", "3.", "NeurIPS Poster", "Oral", "(PDF)", "| OpenReview", "&amp;", "é",
+    ]
+)  # fmt: skip
+_split_text = st.one_of(
+    st.lists(_split_pieces, min_size=1, max_size=20).map("".join),
+    st.lists(_split_pieces, min_size=1, max_size=14).map(" ".join),
+)
+"""ASCII titles around every main-title separator (colons, marks, ", with", dashes, with
+spaces and tabs), the shapes the index's batch path handles without title_forms."""
+
+
 def _forms(module: Any, title: str, rules: Any) -> list[tuple[str, tuple[str, ...], bool]]:
     return [(f.text, f.rules, f.prefixable) for f in module.title_forms(title, rules)]
 
@@ -106,6 +124,72 @@ def test_forms_of_every_real_title_as_before() -> None:
         old = _old_rules(rules)
         for title in REAL:
             assert _forms(title_rules, title, rules) == _forms(OLD_RULES, title, old), title
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.one_of(_title_text, _split_text, st.sampled_from(REAL)), max_size=25),
+    st.sampled_from(RULE_SETS),
+)
+def test_forms_of_many_titles_as_one_by_one(titles: list[str], rules: RuleSet) -> None:
+    """The index's batch of every title's forms is title_forms of each, in order."""
+    expected = [
+        (f.text, i, f.rules, f.prefixable)
+        for i, title in enumerate(titles)
+        for f in title_rules.title_forms(title, rules)
+    ]
+    assert list(zip(*index_forms(titles, rules), strict=True)) == expected
+    cuts = set(cut_candidates(titles))
+    assert all(i in cuts for i, t in enumerate(titles) if cut_prefix(t, rules) is not None)
+
+
+TRICKY = [
+    "2101.03961 Switch Transformers Scaling to Trillion Parameter Models",
+    "2101.03961: Switch Transformers: Scaling to Trillion Parameter Models",
+    "3 Sparse Autoencoders Find Highly Interpretable Features",
+    "Sparse features, with the data of models",
+    "Sparse, with the data of models",
+    "Sparse features, with the data",
+    "Sparse features, with a survey of them",
+    "Scaling laws\t-\tfor neural language models",
+    "Scaling laws - for neural language models",
+    " - Leading dash title words here",
+    "Trailing dash words here - ",
+    "NeurIPS Poster Sparse Autoencoders Find Features",
+    "Sparse Autoencoders (2020)",
+    "Café: about the x y z",
+    "A &amp; B: c d e f",
+    "x\x00y: a b c d",
+    "x\x01y: a b c d",
+    "",
+    " ",
+    ":",
+    "Sparse auto: encoders for x y z",
+    "SAEs: sparse autoencoders find x",
+    "What do humor classifiers learn? An attempt to explain humor recognition",
+    "Is it? a b c",
+    "Mamba: A Survey of state spaces",
+    "Mamba: a b: c d e: f g h",
+    "word " * 100 + ": past the first four hundred characters",
+    "word " * 78 + "abc: just inside the first four hundred",
+    "Toy Models of Superposition ...",
+    "Toy Models of Superposition in Neural Netw…",
+]
+"""Titles at each edge of the batch path's sorting (a leading id or digit, ", with", tabbed
+and leading or trailing dashes, a poster label, non-ASCII, entities, the joining characters,
+acronyms across a separator, generic subtitles, cut titles)."""
+
+
+def test_forms_of_every_real_title_at_once_as_one_by_one() -> None:
+    titles = REAL + [t.upper() for t in REAL] + [f" {t}: of the x y z" for t in REAL[:50]]
+    titles += TRICKY + [f"{t} {u}" for t in TRICKY for u in TRICKY[:8]]
+    for rules in RULE_SETS:
+        expected = [
+            (f.text, i, f.rules, f.prefixable)
+            for i, title in enumerate(titles)
+            for f in title_rules.title_forms(title, rules)
+        ]
+        assert list(zip(*index_forms(titles, rules), strict=True)) == expected
 
 
 def _answers(index: Any, queries: list[str], thresholds: list[float]) -> list[Any]:

@@ -149,9 +149,11 @@ def test_index_equals_brute_force(data: st.DataObject, titles: list[str], thresh
 
 def _filtering(titles: list[str]) -> TitleIndex:
     """An index that filters by its 5-gram postings from the first fuzzy query on (a small
-    index otherwise scores every choice of a fitting length)."""
+    index otherwise scores every choice of a fitting length), and its prefix candidates by
+    their start (a small index otherwise cuts every prefix)."""
     index = TitleIndex(titles)
     index.SCAN_BUDGET = 0
+    index.NEAR_START_MIN = 0  # and prefixes filtered by the distance to each title's start
     return index
 
 
@@ -198,6 +200,54 @@ def test_search_equals_brute_force(data: st.DataObject, titles: list[str], thres
     scanning, filtering = TitleIndex(titles), _filtering(titles)
     for _ in range(5):
         query = data.draw(st.one_of(_titles, _variant(titles), _prefixed))
+        expected = _brute_search(scanning, query, threshold)
+        for index in (scanning, filtering):
+            found = index.best(query, threshold)
+            if expected is None:
+                assert found is None, (query, found)
+            else:
+                assert found is not None, (query, expected)
+                assert (found.index, found.score) == (expected[0], pytest.approx(expected[1]))
+
+
+@st.composite
+def _edited_head(draw: st.DrawFn, titles: list[str]) -> str:
+    """The first few words of a title, with characters inserted, deleted and replaced: a
+    cited prefix whose length is not the returned prefix's."""
+    words = draw(st.sampled_from(titles)).split(" ")
+    chars = list(" ".join(words[: draw(st.integers(3, max(3, len(words))))]))
+    for kind, pos, ch in draw(
+        st.lists(st.tuples(st.sampled_from("idr"), st.integers(0, 200), st.sampled_from("ab e")),
+                 max_size=5)
+    ):  # fmt: skip
+        at = pos % (len(chars) + 1)
+        if kind == "i":
+            chars.insert(at, ch)
+        elif chars and at < len(chars):
+            if kind == "d":
+                del chars[at]
+            else:
+                chars[at] = ch
+    return "".join(chars)
+
+
+_long = st.lists(_words, min_size=6, max_size=14).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.data(),
+    st.lists(st.one_of(_long, _prefixed), min_size=1, max_size=40),
+    st.sampled_from([60, 70, 75, 80, 85, 90, 95]),
+)
+def test_edited_prefixes_equal_brute_force(
+    data: st.DataObject, titles: list[str], threshold: int
+) -> None:
+    """Cited prefixes with edits that change their length (what the prefix filter by the
+    distance to each title's start must never drop): search returns brute force's answer."""
+    scanning, filtering = TitleIndex(titles), _filtering(titles)
+    for _ in range(6):
+        query = data.draw(_edited_head(titles))
         expected = _brute_search(scanning, query, threshold)
         for index in (scanning, filtering):
             found = index.best(query, threshold)

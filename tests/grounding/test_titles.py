@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from groundcheck.grounding import EvidenceTitles, similarity
 from groundcheck.model import Evidence, EvidenceSet, Identifier, Work
+from oracles import load_oracle
 
 RAG = Identifier("arxiv", "2005.11401")
 DPR = Identifier("arxiv", "2004.04906")
@@ -88,3 +94,46 @@ def test_similarity_uses_the_rules() -> None:
         == 100.0
     )
     assert similarity("Attention Is All You Need", "Attention Is All You Need: A Survey") < 90
+
+
+# -- the lookups as before: EvidenceTitles' flat maps against the copy with a list per key ------
+
+_OLD = load_oracle(__file__, "titles_v1")
+_IDS = [Identifier(s, i) for s in ("arxiv", "doi") for i in ("2005.11401", "10.1/x", "x")]
+_TITLE_TEXTS = ["A Study of Things", "Another Paper Here", "Third: a b c d", "", "a study of things"]
+_works = st.builds(
+    Work,
+    st.frozensets(st.sampled_from(_IDS), max_size=3),
+    st.sampled_from(_TITLE_TEXTS),
+    st.tuples(st.sampled_from(["Ann", "Bo"])),
+    st.sampled_from([None, 2020]),
+)
+_calls = st.builds(
+    Evidence,
+    st.just("search"),
+    st.sampled_from(["c1", "c2", "c3"]),
+    titles=st.lists(st.sampled_from(_TITLE_TEXTS), max_size=4).map(tuple),
+    excluded=st.sampled_from([None, None, "self-written"]),
+    works=st.lists(_works, max_size=5).map(tuple),
+)
+
+
+def _lookups(t: Any) -> list[Any]:
+    keys = [(), *[(k,) for k in _IDS], tuple(_IDS[:3]), (_IDS[4], _IDS[0], _IDS[4])]
+    probes = [*_TITLE_TEXTS, "never returned"]
+    return [
+        t.titles,
+        [t.calls_for(x) for x in probes],
+        [t.own_titles(k) for k in keys],
+        [t.works_of(x) for x in probes],
+        [t.ids_of(x) for x in probes],
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_calls, max_size=6))
+def test_lookups_as_before(calls: list[Evidence]) -> None:
+    """Titles in several calls (and one call id twice), ids in several works, one work with
+    two ids of one spelling, excluded calls: every answer is the copy's, in the same order."""
+    evidence = EvidenceSet(calls)
+    assert _lookups(EvidenceTitles(evidence)) == _lookups(_OLD.EvidenceTitles(evidence))

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["expand_acronyms"]
+__all__ = ["coins_acronyms", "expand_acronyms"]
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,10}(?![A-Za-z0-9])")
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_CAPITAL = re.compile(r"[A-Z]")
 _FUNCTION_WORDS = frozenset(
     {
         "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
@@ -58,6 +59,24 @@ def _spelled(letters: str, words: list[str]) -> tuple[int, int] | None:
         if at == len(letters):
             return i, k
     return None
+
+
+def coins_acronyms(cited: str) -> bool:
+    """Could :func:`expand_acronyms` expand anything in ``cited``, whatever the returned
+    title? Only when a token has two to eight capitals: otherwise it returns None for every
+    title, and the search for the closest one can be skipped.
+
+    >>> coins_acronyms("Steering PLMs"), coins_acronyms("A review of the field")
+    (True, False)
+    """
+    first = _CAPITAL.search(cited)
+    if first is None or _CAPITAL.search(cited, first.end()) is None:
+        return False  # an acronym needs two capitals: most prose has fewer, found in C
+    for m in _TOKEN.finditer(cited):
+        letters = _letters(m.group())
+        if letters is not None and len(letters) <= 8:
+            return True
+    return False
 
 
 def expand_acronyms(cited: str, returned: str) -> str | None:

@@ -37,14 +37,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from functools import cached_property, lru_cache
-from itertools import repeat
-from operator import itemgetter
+from functools import cached_property, lru_cache, partial
+from itertools import compress, repeat
+from operator import getitem, itemgetter
 from typing import Any
 
 from attrs import frozen
 
 from groundcheck.extractors.title import normalize_title
+from groundcheck.grounding.index_forms import cut_candidates, index_forms
 from groundcheck.grounding.title_rules import (
     ALL_RULES,
     Form,
@@ -53,7 +54,6 @@ from groundcheck.grounding.title_rules import (
     fold_acronyms,
     prefix_of,
     query_forms,
-    title_forms,
 )
 
 __all__ = ["TitleIndex", "TitleMatch"]
@@ -95,23 +95,18 @@ class TitleIndex:
         from rapidfuzz.distance import Levenshtein
 
         self._scorer = Levenshtein.normalized_similarity
+        self._distance = Levenshtein.distance
         self._extract = process.extract
         self.rules = rules or ALL_RULES
         self.titles: tuple[str, ...] = tuple(titles)
-        choices: list[str] = []
-        owners: list[int] = []
-        applied: list[tuple[str, ...]] = []
-        prefixable: list[bool] = []
+        # Every title's forms (title_rules.title_forms), worked out for all titles at once.
+        choices, owners, applied, prefixable = index_forms(self.titles, self.rules)
         cuts: dict[str, list[tuple[int, str]]] = {}
-        for i, title in enumerate(self.titles):
-            for form in title_forms(title, self.rules):
-                choices.append(form.text)
-                owners.append(i)
-                applied.append(form.rules)
-                prefixable.append(form.prefixable)
-            cut = cut_prefix(title, self.rules) if self.rules.cut else None
-            if cut is not None:
-                cuts.setdefault(_head(cut), []).append((i, cut))
+        if self.rules.cut:
+            for i in cut_candidates(self.titles):
+                cut = cut_prefix(self.titles[i], self.rules)
+                if cut is not None:
+                    cuts.setdefault(_head(cut), []).append((i, cut))
         self.choices: tuple[str, ...] = tuple(choices)
         """Every searchable string (each form of each title), in index order."""
         self.owners: tuple[int, ...] = tuple(owners)
@@ -135,7 +130,7 @@ class TitleIndex:
 
     @cached_property
     def _lengths(self) -> list[int]:
-        return [len(c) for c in self.choices]
+        return list(map(len, self.choices))
 
     @cached_property
     def _longest(self) -> int:
@@ -143,7 +138,7 @@ class TitleIndex:
 
     @cached_property
     def _spaces(self) -> list[int]:
-        return [c.count(" ") for c in self.choices]
+        return list(map(str.count, self.choices, repeat(" ")))
 
     @cached_property
     def _all(self) -> list[int]:
@@ -161,12 +156,18 @@ class TitleIndex:
     costly to build as this many scans) are built and filter what is scored. Both ways give
     the same answer: the postings only skip choices that cannot reach the threshold."""
 
+    NEAR_START_MIN = 1000
+    """A query whose word count has prefixes to consider in this many choices or more has
+    them filtered first (:meth:`_near_start`, in C) instead of cutting each prefix: cutting
+    them costs more, though it is remembered for the next query of that word count. Both
+    ways give the same answer."""
+
     def _pool(self, q: str, cutoff: float, shortest: float) -> list[int]:
         """The choices to score for ``q``, in index order."""
         if self._grams is None and self._scanned < self.SCAN_BUDGET * len(self.choices):
             self._scanned += len(self.choices)
-            lengths = self._lengths
-            return [c for c in self._all if lengths[c] >= shortest]
+            # Every choice long enough, picked in C.
+            return list(compress(self._all, map(shortest.__le__, self._lengths)))
         return sorted(self._candidates(q, cutoff))
 
     @property
@@ -176,8 +177,10 @@ class TitleIndex:
         if self._grams is None:
             postings: defaultdict[str, list[int]] = defaultdict(list)
             for j, choice in enumerate(self.choices):
-                # The slices are cut in C (map over prebuilt slice objects), once per gram.
                 count = len(choice) - _GRAM + 1
+                if count <= 0:
+                    continue  # shorter than a gram: no piece of a query is in it
+                # The slices are cut in C (map over prebuilt slice objects), once per gram.
                 slices = _SLICES[:count] if count <= len(_SLICES) else _slices(count)
                 for gram in set(map(choice.__getitem__, slices)):
                     postings[gram].append(j)
@@ -281,14 +284,18 @@ class TitleIndex:
             # words is worked out once, whatever the query.
             memo = self._prefixes.setdefault(words, {})
             pairs: list[tuple[int, str]] = []
-            for c in candidates:
-                if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest:
-                    if c in memo:
-                        p = memo[c]
-                    else:
-                        p = memo[c] = prefix_of(q, choices[c])
-                    if p is not None:
-                        pairs.append((c, p))
+            eligible = [
+                c for c in candidates if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest
+            ]
+            if len(eligible) >= self.NEAR_START_MIN:
+                eligible = self._near_start(q, eligible, cutoff)
+            for c in eligible:
+                if c in memo:
+                    p = memo[c]
+                else:
+                    p = memo[c] = prefix_of(q, choices[c])
+                if p is not None:
+                    pairs.append((c, p))
             if pairs:
                 found = self._top(q, [p for _, p in pairs], cutoff)
                 if found is not None:
@@ -298,6 +305,28 @@ class TitleIndex:
                     if best is None or (-key[0], key[1], key[2]) < (-best[0], best[1], best[2]):
                         best = key
         return best
+
+    def _near_start(self, q: str, eligible: list[int], cutoff: float) -> list[int]:
+        """The choices among ``eligible`` whose prefixes may score ``cutoff`` against ``q``,
+        found without cutting any prefix: by the distance of ``q`` to each choice's first
+        ``len(q)`` characters, in C.
+
+        A prefix ``p`` (length ``m``) scoring ``cutoff`` is within ``d <= (1 - cutoff) *
+        max(n, m)`` edits of ``q`` (length ``n``), and ``m <= n / cutoff``, so ``d <= D =
+        (1 - cutoff) * n / cutoff``. The choice's first ``n`` characters and ``p`` are both
+        prefixes of the choice: they differ by ``|n - m| <= d`` edits. So they are within
+        ``2 * D`` edits of ``q`` (one more is allowed for rounding); choices farther off are
+        dropped, and the rest keep their order.
+        """
+        n = len(q)
+        if cutoff <= 0.0 or not eligible:
+            return eligible
+        bound = int(2.0 * (1.0 - cutoff) * n / cutoff + 1e-6) + 1
+        if bound >= n:
+            return eligible
+        heads = map(getitem, map(self.choices.__getitem__, eligible), repeat(slice(0, n)))
+        distances = map(partial(self._distance, q, score_cutoff=bound), heads)
+        return list(compress(eligible, map(bound.__ge__, distances)))
 
     def _top(self, q: str, strings: list[str], cutoff: float) -> tuple[float, int] | None:
         """(score, position) of the best of ``strings`` at or above ``cutoff``; ties: earliest."""
@@ -358,13 +387,11 @@ class TitleIndex:
         pieces = max_edits + need
         if n < pieces * _GRAM or n > len(_SLICES):
             return self._all
-        get, gram_at, none = self._postings.get, q.__getitem__, repeat(_NONE)
-        rarest: list[frozenset[int]] = []
-        for grams in _pieces(n, pieces):
-            # The rarest gram of the piece; a gram no title holds (empty) rules the piece out.
-            best = min(map(get, map(gram_at, grams), none), key=len)
-            if best:
-                rarest.append(best)
+        # The rarest gram of each piece (a gram no title holds, empty, rules the piece out):
+        # every gram of every piece looked up in one pass, then the least of each piece's.
+        grams, ranges = _pieces(n, pieces)
+        postings = list(map(self._postings.get, map(q.__getitem__, grams), repeat(_NONE)))
+        rarest = list(filter(None, map(_rarest, map(postings.__getitem__, ranges))))
         if len(rarest) < need:
             return []
         if need == 1:
@@ -382,11 +409,22 @@ class TitleIndex:
 
 
 @lru_cache(maxsize=4096)
-def _pieces(n: int, pieces: int) -> tuple[tuple[slice, ...], ...]:
+def _pieces(n: int, pieces: int) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
     """The slices of the grams inside each of ``pieces`` equal pieces of a string of length
-    ``n`` (the same for every query of that length: worked out once)."""
+    ``n``, all in one tuple, and where each piece's are in it (the same for every query of
+    that length: worked out once)."""
     step = n / pieces
-    return tuple(_SLICES[int(p * step) : int((p + 1) * step) - _GRAM + 1] for p in range(pieces))
+    grams: list[slice] = []
+    ranges: list[slice] = []
+    for p in range(pieces):
+        inside = _SLICES[int(p * step) : int((p + 1) * step) - _GRAM + 1]
+        ranges.append(slice(len(grams), len(grams) + len(inside)))
+        grams.extend(inside)
+    return tuple(grams), tuple(ranges)
+
+
+_rarest = partial(min, key=len)
+"""The smallest of a piece's gram postings."""
 
 
 def _slices(count: int) -> list[slice]:

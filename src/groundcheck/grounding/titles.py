@@ -17,12 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Literal
 
 from attrs import frozen
 
 from groundcheck.extractors.title import normalize_title
-from groundcheck.grounding.acronyms import expand_acronyms
+from groundcheck.grounding.acronyms import coins_acronyms, expand_acronyms
 from groundcheck.grounding.title_index import TitleIndex, TitleMatch
 from groundcheck.grounding.title_rules import ALL_RULES, RuleSet, query_forms
 from groundcheck.model import EvidenceSet, Identifier, Work
@@ -54,34 +56,34 @@ class TitleRelation:
 
 
 class EvidenceTitles:
-    """Every distinct title in an evidence set, which calls returned it, and which ids it has."""
+    """Every distinct title in an evidence set, which calls returned it, and which ids it has.
+
+    Built for every audit that cites a title, against every returned record (10,000 at
+    realistic scale), so it keeps no container per title or per work: each question is
+    answered from flat maps to the first call or work and a map of the few that repeat, built
+    when first asked. (Thousands of small lists that outlive the audit make the garbage
+    collector walk the whole loaded evidence, and that costs more than building them.)
+    """
 
     def __init__(self, evidence: EvidenceSet, rules: RuleSet | None = None) -> None:
-        calls: dict[str, list[str]] = {}
-        own: dict[Identifier, list[str]] = {}
-        works: dict[str, list[Work]] = {}
+        returned: list[tuple[str, tuple[str, ...]]] = []
+        works: list[Work] = []
         for call in evidence.calls:
             if call.excluded is not None:
                 continue
-            for title in (*call.titles, *(w.title for w in call.works)):
-                ids = calls.setdefault(title, [])
-                if call.call_id not in ids:
-                    ids.append(call.call_id)
-            for work in call.works:
-                works.setdefault(work.title, []).append(work)
-                for ident in work.identifiers:
-                    titles = own.setdefault(ident, [])
-                    if work.title not in titles:
-                        titles.append(work.title)
+            titles = tuple(dict.fromkeys((*call.titles, *map(_TITLE, call.works))))
+            returned.append((call.call_id, titles))
+            works.extend(call.works)
         self.rules = rules or ALL_RULES
-        self.titles = tuple(calls)
-        self._calls = calls
+        self.titles = tuple(dict.fromkeys(chain.from_iterable(map(_SECOND, returned))))
+        self._returned_by = returned
+        self._all_works = works
+        self._first_call: dict[str, str] | None = None
+        self._more_calls: dict[str, tuple[str, ...]] = {}
         self._index: TitleIndex | None = None
         self._own_indexes: dict[tuple[str, ...], TitleIndex] = {}
-        self._own = own
-        # The works and ids of a title are gathered when asked: most returned titles never
-        # are, and telling equal works apart means hashing every field of each.
-        self._returned = works
+        self._by_id: tuple[dict[str, int], dict[str, list[int]]] | None = None
+        self._by_title: tuple[dict[str, int], dict[str, list[int]]] | None = None
         self._works: dict[str, tuple[Work, ...]] = {}
         self._papers: dict[str, set[Identifier]] = {}
 
@@ -143,28 +145,93 @@ class EvidenceTitles:
         """The returned works with exactly this title, in the order tools returned them."""
         found = self._works.get(title)
         if found is None:
-            found = self._works[title] = tuple(dict.fromkeys(self._returned.get(title, ())))
+            found = self._works[title] = tuple(dict.fromkeys(self._returned_works(title)))
         return found
 
     def calls_for(self, title: str) -> tuple[str, ...]:
-        return tuple(self._calls.get(title, ()))
+        """The calls that returned ``title``, in order, without repeats."""
+        if self._first_call is None:
+            self._first_call, self._more_calls = self._calls_of_titles()
+        more = self._more_calls.get(title)
+        if more is not None:
+            return more
+        first = self._first_call.get(title)
+        return () if first is None else (first,)
+
+    def _calls_of_titles(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+        """The first call of each title (the calls read backwards: the first is written
+        last), and every call of the titles more than one call returned."""
+        first: dict[str, str] = {}
+        for call_id, titles in reversed(self._returned_by):
+            first.update(dict.fromkeys(titles, call_id))
+        if sum(map(len, map(_SECOND, self._returned_by))) == len(first):
+            return first, {}  # each title came from one call
+        calls: dict[str, dict[str, None]] = {}
+        for call_id, titles in self._returned_by:
+            for title in titles:
+                calls.setdefault(title, {})[call_id] = None
+        return first, {t: tuple(ids) for t, ids in calls.items() if len(ids) > 1}
 
     def own_titles(self, keys: Sequence[Identifier]) -> list[str]:
         """Titles the tools returned *with* this work, in order, without repeats."""
+        if self._by_id is None:
+            ids = [ident.id for work in self._all_works for ident in work.identifiers]
+            at = [i for i, work in enumerate(self._all_works) for _ in work.identifiers]
+            self._by_id = _first_and_more(ids, at)
+        first, more = self._by_id
+        works = self._all_works
         found: dict[str, None] = {}
         for key in keys:
-            for title in self._own.get(key, ()):
-                found[title] = None
+            where = more.get(key.id)
+            if where is None:
+                one = first.get(key.id)
+                where = [] if one is None else [one]
+            for i in where:
+                if key in works[i].identifiers:
+                    found[works[i].title] = None
         return list(found)
+
+    def _returned_works(self, title: str) -> list[Work]:
+        """The returned works with exactly this title, in order (repeats kept)."""
+        if self._by_title is None:
+            titles = list(map(_TITLE, self._all_works))
+            self._by_title = _first_and_more(titles, range(len(titles)))
+        first, more = self._by_title
+        where = more.get(title)
+        if where is None:
+            one = first.get(title)
+            return [] if one is None else [self._all_works[one]]
+        return [self._all_works[i] for i in where]
 
     def ids_of(self, title: str) -> set[Identifier]:
         found = self._papers.get(title)
         if found is None:
-            returned = self._returned.get(title)
-            if returned is None:
+            returned = self._returned_works(title)
+            if not returned:
                 return set()
             found = self._papers[title] = set().union(*(w.identifiers for w in returned))
         return found
+
+
+_TITLE = attrgetter("title")
+_SECOND = itemgetter(1)
+
+
+def _first_and_more(
+    keys: Sequence[str], positions: Sequence[int]
+) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """The first position of each key, and every position of the keys that repeat (a flat
+    map for the common case: no list per key)."""
+    first = dict(zip(reversed(keys), reversed(positions), strict=True))  # the first written last
+    if len(first) == len(keys):
+        return first, {}
+    more: dict[str, list[int]] = {}
+    for key, at in zip(keys, positions, strict=True):
+        if key in more:
+            more[key].append(at)
+        elif first[key] != at:
+            more[key] = [first[key], at]
+    return first, more
 
 
 _ACRONYM_MARGIN = 25.0
@@ -210,6 +277,8 @@ def _best(index: TitleIndex, cited: str, threshold: float, rules: RuleSet) -> Ti
         found = _elided(index, cited)
     if found is not None or not rules.acronym or threshold <= 1.0:
         return found
+    if not coins_acronyms(cited):
+        return None  # no token to expand, whatever the closest title: no need to find it
     near = index.best(cited, max(threshold - _ACRONYM_MARGIN, 1.0))
     if near is None:
         return None
