@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +70,34 @@ def test_rate_counts_the_run_that_kills_its_worker(tmp_path: Path, crashing: Pat
     assert report.unreadable[0].run == "always"
 
 
+class _VanishingFile(Executor):
+    """Worker processes, but the chunk holding ``gone`` finds it deleted: the file goes
+    after discovery listed its run and before a worker reads it, at the same point on every
+    machine (deleting it from a progress callback raced the pool's read-ahead)."""
+
+    def __init__(self, gone: Path) -> None:
+        self.pool = ProcessPoolExecutor(2)
+        self.gone = gone
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        batch = args[0]
+        if any(spec.report == str(self.gone) for spec in batch):
+            self.gone.unlink()
+        return self.pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.pool.shutdown(wait, cancel_futures=cancel_futures)
+
+
 def test_a_path_that_vanishes_mid_run_is_unreadable(tmp_path: Path) -> None:
     rows = [make_run(tmp_path, f"r{i:03d}", fabricated=False) for i in range(200)]
     manifest = write_manifest(tmp_path / "runs.jsonl", rows)
     gone = tmp_path / "r199" / "report.md"
-
-    def vanish(done: int, total: int) -> None:
-        if gone.exists():  # after the first chunk: the last run's report is deleted
-            gone.unlink()
-
-    report = rate([str(manifest)], workers=2, progress=lambda label: vanish)
+    vanishing = _VanishingFile(gone)
+    try:
+        report = rate([str(manifest)], workers=2, executor=vanishing)
+    finally:
+        vanishing.shutdown()
     assert not gone.exists()
     assert (report.overall.runs, report.runs_unreadable) == (199, 1)
     (lost,) = report.unreadable
