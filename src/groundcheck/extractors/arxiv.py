@@ -22,6 +22,7 @@ __all__ = [
     "find_arxiv",
     "find_arxiv_legacy",
     "parse_arxiv",
+    "url_path_id",
 ]
 
 SCHEME = "arxiv"
@@ -436,6 +437,38 @@ def _find_arxiv_unfiltered(text: str) -> Iterator[Mention]:
             m.end(),
             malformed=f"arXiv ids have 4 digits before the dot, not {len(head)}",
         )
+
+
+_PATH_ID = re.compile(r"/(?:abs|pdf)/([0-9]{4})\.([0-9]{4,5})(?:v([0-9]+))?(?:\.pdf)?")
+"""The path of most arXiv URLs: ``/abs/`` or ``/pdf/``, a modern id, perhaps a version and
+``.pdf``, and nothing else."""
+
+
+def url_path_id(text: str, pos: int, end: int) -> Mention | None:
+    """The first mention :func:`find_arxiv` and :func:`find_arxiv_legacy` report at or after
+    ``pos`` in ``text[start:end]`` (any ``start <= pos``), when ``text[pos:end]`` is a URL path
+    of the common shape :data:`_PATH_ID` holding a plausible id; None when it is not (then
+    run the finders).
+
+    Such a path holds that one mention and no other: after its ``/`` the id is read as
+    :func:`find_arxiv`'s fast path reads it (four digits after a ``/``, a plausible id), no
+    short head can start in it (each digit run but the first follows a digit, a ``.`` or a
+    ``v``, and ``v`` + digits is followed by nothing or ``.pdf``), and no run of 5 digits
+    follows a ``/`` (an old-style id's tail). The URL extractor asks this for every arXiv URL,
+    where running both finders on the URL costs ~6 us.
+
+    >>> m = url_path_id("https://arxiv.org/abs/2005.11401v2", 17, 34)
+    >>> m.identifier.display, m.start, m.end, url_path_id("https://arxiv.org/list/cs", 17, 25)
+    ('2005.11401v2', 22, 34, None)
+    """
+    m = _PATH_ID.fullmatch(text, pos, end)
+    if m is None:
+        return None
+    yymm, seq, version = m.group(1, 2, 3)
+    if not _plausible(yymm, seq, version):
+        return None
+    identifier = _IDENTIFIER(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
+    return _MENTION(identifier, m.start(1), m.end(3) if version else m.end(2))
 
 
 # -- legacy ----------------------------------------------------------------------------------

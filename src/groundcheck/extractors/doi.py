@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import char_positions, is_long, needle_positions
+from groundcheck.extractors.hints import char_positions, is_long, needle_positions, text_memo
 from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -280,8 +280,33 @@ def doi_at(text: str, pos: int, endpos: int | None = None) -> Mention | None:
     bounds how far the DOI may run: the URL extractor asks once per URL, and an unbounded DOI
     run through many URLs (``...<1(https://doi.org/...<1(...``) would make that quadratic.
     """
+    if is_long(text):
+        known = _read_in_full(text).get(pos)
+        if known is not None and (endpos is None or known[0] <= endpos):
+            return known[1]
     m = _CANDIDATE.match(text, pos, len(text) if endpos is None else endpos)
     return _mention(text, m) if m is not None else None
+
+
+_Known = dict[int, tuple[int, "Mention | None"]]
+"""The DOIs :func:`find_doi` read in full (:func:`_mention`) in a long text, by start: the end
+of the candidate and what it read."""
+
+
+def _no_known(text: str) -> _Known:
+    return {}
+
+
+def _read_in_full(text: str) -> _Known:
+    """What :func:`find_doi` read in full in ``text`` so far (kept with its needle positions).
+
+    The URL extractor asks :func:`doi_at` for the DOI in every doi.org and publisher URL, the
+    very DOIs :func:`find_doi` reads in full (they sit near a URL mark), ~7 us each. A
+    candidate bounded at ``endpos`` is the unbounded one when that one ends at or before
+    ``endpos``: each repeat of :data:`_CANDIDATE` is possessive and stops at the first
+    character it cannot take (or a ``<`` with no digit after it), which the bound then leaves
+    in place or replaces by the end; so the reading kept is the answer."""
+    return text_memo(text, "doi-read-in-full", _no_known)
 
 
 def find_doi(text: str) -> Iterator[Mention]:
@@ -304,6 +329,7 @@ def find_doi(text: str) -> Iterator[Mention]:
     """
     marks = _UrlMarks.of(text)
     readings: dict[str, _Reading] = {}
+    known = _read_in_full(text) if is_long(text) else None
     n = len(text)
     trusted = Mention._trusted
     for m in _candidates(text):
@@ -313,11 +339,15 @@ def find_doi(text: str) -> Iterator[Mention]:
                 continue  # "110.1000/x", "v10.1000/x": part of another token
             if marks is not None and marks.near(start):
                 mention = _mention(text, m)
+                if known is not None:
+                    known[start] = (end, mention)
                 if mention is not None:
                     yield mention
                 continue
         if end < n and text[end] in _BREAKS:
             mention = _mention(text, m)  # perhaps a DOI cut by a line break: read in full
+            if known is not None:
+                known[start] = (end, mention)
             if mention is not None:
                 yield mention
             continue

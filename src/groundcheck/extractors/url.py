@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from groundcheck.extractors.acl import find_acl
-from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
+from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy, url_path_id
 from groundcheck.extractors.dblp import find_dblp
 from groundcheck.extractors.doi import doi_at, in_publisher_url, registered_domain
 from groundcheck.extractors.hints import needle_near, needle_positions
@@ -199,11 +199,12 @@ def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
 
 Finder = Callable[[str], Iterable[Mention]]
 
+_ARXIV_FINDERS: tuple[Finder, ...] = (find_arxiv, find_arxiv_legacy)
 _FAMILIES: dict[str, tuple[Finder, ...]] = {
-    "arxiv.org": (find_arxiv, find_arxiv_legacy),
-    "ar5iv.org": (find_arxiv, find_arxiv_legacy),
-    "alphaxiv.org": (find_arxiv, find_arxiv_legacy),
-    "xxx.lanl.gov": (find_arxiv, find_arxiv_legacy),
+    "arxiv.org": _ARXIV_FINDERS,
+    "ar5iv.org": _ARXIV_FINDERS,
+    "alphaxiv.org": _ARXIV_FINDERS,
+    "xxx.lanl.gov": _ARXIV_FINDERS,
     "pubmed.ncbi.nlm.nih.gov": (find_pmid,),
     "ncbi.nlm.nih.gov": (find_pmid, find_pmcid),
     "europepmc.org": (find_pmid, find_pmcid),
@@ -281,6 +282,10 @@ def _family(text: str, start: int, end: int, parts: UrlParts) -> Mention | None:
                 break
     if finders is None:
         return _isbn_url(host, parts, start, end)
+    if finders is _ARXIV_FINDERS:
+        quick = url_path_id(text, path_at, end)  # /abs/<id>: what the finders would say
+        if quick is not None:
+            return quick
     piece = text[start:end]
     found: list[Mention] = []
     for finder in finders:
