@@ -27,6 +27,7 @@ from groundcheck.extractors import arxiv, doi, hints, isbn
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.hints import _find_all, _lower, needle_positions
 from groundcheck.extractors.openalex import find_openalex
+from groundcheck.model import Mention
 
 _FRAGMENTS = [
     "x", "X", "xiv", "XIV", "arXiv:", "alphaxiv.org/abs/", "openalex", "OpenAlex: W2741809807",
@@ -204,6 +205,8 @@ def _dots_after_hints_v1(text: str, hints: list[int]) -> list[int]:
     st.lists(
         st.one_of(
             st.sampled_from(["arXiv:", "arxiv_id", "xiv", " ", "\n", "2209.61034", "1024.5678"]),
+            st.sampled_from(["1412.1234", "0703.1234", "12301.00001", "1501.1234", "0704.0000"]),
+            st.sampled_from(["2301.123456", "2301.00000", "a:", "/abs/", "\t", "v2", "arXiv: "]),
             st.text("0123456789.x ", max_size=8),
         ),
         max_size=40,
@@ -217,7 +220,94 @@ def test_merged_hint_windows_find_the_dots_each_window_found(
     text = "lorem ipsum " * 400 + core + " " * gap + core
     text = text if at_the_end else text + " lorem" * 20
     _fresh()
-    hints_at = arxiv._ArxivContext(text).hints
-    if len(hints_at) * arxiv._AFTER_HINT >= len(text):
-        return  # the whole-text branch, unchanged
-    assert list(arxiv._dots_after_hints(text, hints_at)) == _dots_after_hints_v1(text, hints_at)
+    context = arxiv._ArxivContext(text)
+    hints_at = context.hints
+    everything = _dots_after_hints_v1(text, hints_at)
+    if len(hints_at) * arxiv._AFTER_HINT < len(text):  # (else the whole-text branch)
+        # the dots now read are some of those; the others give nothing (the assert below)
+        assert set(arxiv._dots_after_hints(text, context)) <= set(everything)
+    assert list(arxiv._written_malformed(text, context)) == _written_malformed_v1(
+        text, context, everything
+    )
+
+
+def _written_malformed_v1(
+    text: str, context: arxiv._ArxivContext, dots: list[int]
+) -> list[Mention]:
+    """``arxiv._written_malformed`` before its windows stopped at the hints' reaches and its
+    dots were tested inside the engine (``_WRITTEN_DOT``): every candidate dot in the windows
+    matched and tested in Python."""
+    found = []
+    for dot in dots:
+        tail = arxiv._MODERN_TAIL.match(text, dot)
+        if tail is None:
+            continue
+        seq, version = tail.group(1, 2)
+        if version is not None:
+            continue
+        left = dot - 4
+        if (left == 0 or not "0" <= text[left - 1] <= "9") and arxiv._plausible(
+            text[left:dot], seq, None
+        ):
+            continue
+        mention, needs_context = arxiv._modern(text, tail, context, only_context=True)
+        if mention is not None and needs_context:
+            found.append(mention)
+    return found
+
+
+_WINDOW_PIECES = st.sampled_from(
+    [
+        "arXiv:", "arxiv ", "ARXIV : ", "arXiv.", "ar5iv.org/abs/", "https://arxiv.org/abs/",
+        "huggingface.co/papers/", "xxx.lanl.gov/abs/", "2005.11401", "1024.5678", "2313.01234",
+        "0703.1234", "1412.12345", "1501.1234", "2301.123", "2301.123456", "12301.00001",
+        "230.12345", "1.2", "3.5", "12.345", "99", "v", "v2", "v0", ".", ":", "/", " ", "\t",
+        "\n", ",", "x", "see ", "a" * 30, "b/" * 20, "1234567890" * 3,
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WINDOW_PIECES, max_size=30).map("".join), st.integers(0, 120))
+def test_hint_windows_read_to_their_reach_find_what_one_pass_finds(core: str, gap: int) -> None:
+    """In a long text with few arXiv hints, the windows after them are read only as far as
+    a token may be written after a hint (``_ArxivContext.reaches``) and the dots tested in
+    the engine (``_WRITTEN_DOT``): find_arxiv must report what the one-pass scan reports."""
+    text = "lorem ipsum " * 400 + core + " " * gap + core + " dolor" * 30
+    _fresh()
+    assert list(find_arxiv(text)) == list(arxiv._find_arxiv_unfiltered(text))
+
+
+def _written_dot_v1(text: str, dot: int) -> bool:
+    """Does ``_written_malformed`` (before ``_WRITTEN_DOT``) go past its quick rejections at
+    the candidate dot ``dot``?"""
+    if arxiv._CANDIDATE_DOT.match(text, dot) is None:
+        return False
+    tail = arxiv._MODERN_TAIL.match(text, dot)
+    if tail is None or tail.group(2) is not None:
+        return False
+    left = dot - 4
+    return not (
+        (left == 0 or not "0" <= text[left - 1] <= "9")
+        and arxiv._plausible(text[left:dot], tail.group(1), None)
+    )
+
+
+def test_written_dot_is_the_quick_rejections_for_every_year_and_month() -> None:
+    for yymm in range(10000):
+        for seq in ("000", "0000", "0001", "1234", "00000", "12345", "123456", "1234567"):
+            text = f" {yymm:04d}.{seq} "
+            assert (arxiv._WRITTEN_DOT.match(text, 5) is not None) == _written_dot_v1(text, 5)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.sampled_from(["", " ", "1", "a", ".", "/", ":"]),
+    st.sampled_from(["0704", "0703", "1412", "1413", "1501", "2312", "2313", "9912", "0000"]),
+    st.text("0123456789", min_size=0, max_size=8),
+    st.sampled_from(["", " ", "v2", "v", "v0", "a", ".", "5", "v2a", "-", "\n"]),
+)
+def test_written_dot_is_the_quick_rejections(before: str, yymm: str, seq: str, after: str) -> None:
+    text = f"{before}{yymm}.{seq}{after}"
+    dot = len(before) + 4
+    assert (arxiv._WRITTEN_DOT.match(text, dot) is not None) == _written_dot_v1(text, dot)

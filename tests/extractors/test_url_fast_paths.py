@@ -70,7 +70,9 @@ def test_arxiv_path_id_is_the_finders_first_mention(host: str, path: str, scheme
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(_URLS, _PLAIN, st.sampled_from([" ", ". ", "(", ")", "\n"])), max_size=12))
+@given(
+    st.lists(st.one_of(_URLS, _PLAIN, st.sampled_from([" ", ". ", "(", ")", "\n"])), max_size=12)
+)
 def test_find_url_is_the_same_without_its_shortcuts(parts: list[str]) -> None:
     text = " ".join(parts)
     fast = [_shape(m) for m in url.find_url(text)]

@@ -105,6 +105,13 @@ at the token: a URL path (no spaces), or ``xiv`` and a separator (``arXiv: ``); 
 matches before a final newline. A necessary condition, tested first because it fails at once
 on prose ("arXiv, see Table 3.5"), where the context regex would be searched."""
 
+_REACH = re.compile(r"(?=([A-Za-z0-9_./:-]*\n?))(?=([A-Za-z0-9]*[ \t]*(?::[ \t]*)?\n?))")
+"""The longest match of each alternative of :data:`_STRETCH` from a hint: every ``s`` where
+``_STRETCH`` fullmatches ``text[hint:s]`` is at most the later of the two ends (each
+alternative's repeats are greedy over disjoint classes, so a shorter reading ends where the
+greedy one could not go on). A token with no end of a stretch at or after its start is
+never written as an arXiv id after that hint."""
+
 
 def _after_arxiv_prefix(text: str, pos: int) -> bool:
     """True when ``text[:pos]`` ends with ``arXiv.`` (the DOI-suffix style, any case), or with
@@ -131,11 +138,12 @@ class _ArxivContext:
     each question is a binary search; the exact regex runs only near a hint.
     """
 
-    __slots__ = ("_hints", "_text")
+    __slots__ = ("_hints", "_reaches", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._hints: list[int] | None = None
+        self._reaches: list[int] | None = None
 
     def _find_hints(self) -> list[int]:
         # On the length-preserving lower-cased copy, so positions stay valid for non-ASCII
@@ -148,6 +156,23 @@ class _ArxivContext:
         if self._hints is None:
             self._hints = self._find_hints()
         return self._hints
+
+    def reaches(self) -> list[int]:
+        """For each hint, a bound on where a token written after it starts (see
+        :data:`_REACH`): :meth:`written_as_arxiv` is False at every ``start`` past the reach
+        of the last hint before it. Each is looked for at most ``_AFTER_HINT + 2`` characters
+        on (a bound that far covers every window read after the hint), so the cost stays
+        linear however the hints crowd. Asked for only when the hints are few (the windows
+        after them are read, not the whole text)."""
+        if self._reaches is None:
+            text, n = self._text, len(self._text)
+            match = _REACH.match
+            reaches = []
+            for hint in self.hints:
+                m = match(text, hint, min(n, hint + _AFTER_HINT + 2))
+                reaches.append(max(m.end(1), m.end(2)))  # type: ignore[union-attr]
+            self._reaches = reaches
+        return self._reaches
 
     def written_as_arxiv(self, start: int) -> bool:
         hints = self.hints
@@ -171,12 +196,27 @@ class _ArxivContext:
         if not hints:
             return
         if len(hints) * _CONTEXT_WINDOW < len(text):
+            # The matches of each window in order, as its ``finditer`` gives them, up to the
+            # last that may start within a stretch: a token at ``s`` in the window of ``hint``
+            # has its last hint in ``[hint, s)`` (a hint is never inside a match or right
+            # after one), and the reaches bound where those stretches end.
+            reaches = self.reaches()
+            search = _SHORT_HEAD.compiled.search
+            n, count = len(text), len(hints)
             seen: set[int] = set()
-            for hint in hints:
-                for m in _SHORT_HEAD.finditer(text, hint, min(len(text), hint + _CONTEXT_WINDOW)):
+            for i, hint in enumerate(hints):
+                end = min(n, hint + _CONTEXT_WINDOW)
+                limit = reaches[i]
+                j = i + 1
+                while j < count and hints[j] < end:
+                    limit = max(limit, reaches[j])
+                    j += 1
+                m = search(text, hint, end)
+                while m is not None and m.start() <= limit:
                     if m.start() not in seen and self.written_as_arxiv(m.start()):
                         seen.add(m.start())
                         yield m
+                    m = search(text, m.end(), end)
             return
         for m in _SHORT_HEAD.finditer(text):
             if self.written_as_arxiv(m.start()):
@@ -257,6 +297,21 @@ def id_dots(text: str) -> list[int]:
 _CANDIDATE_DOT = LazyPattern(r"\.(?<=[0-9]{4}\.)[0-9]")
 """A dot where ``_MODERN_TAIL`` may match (it needs 4 digits before and a digit after)."""
 
+_WRITTEN_DOT = LazyPattern(
+    r"\.(?<=[0-9]{4}\.)(?=[0-9]{3,6}(?![A-Za-z0-9]))"
+    r"(?!(?<![0-9][0-9]{4}\.)(?:"
+    r"(?<=(?:07(?:0[4-9]|1[0-2])|(?:0[89]|1[0-4])(?:0[1-9]|1[0-2]))\.)(?!0000)[0-9]{4}(?![0-9])"
+    r"|(?<=(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.)(?!00000)[0-9]{5}(?![0-9])))"
+)
+"""The :data:`_CANDIDATE_DOT` dots that :func:`_written_malformed` does not pass over at once:
+where ``_MODERN_TAIL`` matches with no version (3 to 6 digits and no letter or digit after
+them), unless the four digits before the dot follow no digit and the token is plausible
+(:func:`_plausible`: a month 01-12, from 0704 on, 4 digits after the dot up to 1412 and 5
+from 1501, not all zeros). The token is tested inside the engine, so a window after an
+arXiv hint holding a valid id (almost every window) costs one search that finds nothing
+instead of a match and a plausibility test in Python. It reads up to 8 characters after
+the dot: searched up to 9 past the last dot a window may hold."""
+
 _AFTER_HINT = _CONTEXT_WINDOW + 8
 """A token written after an arXiv hint at ``h`` starts at most ``_CONTEXT_WINDOW`` after it,
 and its dot at most 8 digits later."""
@@ -318,31 +373,46 @@ def _modern(
     return mention, needs_context
 
 
-def _dots_after_hints(text: str, hints: list[int]) -> Iterable[int]:
+def _dots_after_hints(text: str, context: _ArxivContext) -> Iterable[int]:
     """The :data:`_CANDIDATE_DOT` dots in the window after each hint (``[hint + 1,
-    hint + _AFTER_HINT + 2)``), in order, each once.
+    hint + _AFTER_HINT + 2)``) where a token written as an arXiv id may have its dot, in
+    order, each once.
 
     A candidate is the dot and the digit after it, so a window holds its dots up to its end
     minus 2 (the pattern's lookbehind reads before the window): the windows that overlap or
     touch are searched as one (a tool output names an id after "arxiv_id" and again after
-    "arXiv:", two hints a few characters apart). Many hints (an "arXiv:arXiv:..." flood) take
-    one pass over the whole text instead, so the cost stays linear.
+    "arXiv:", two hints a few characters apart). A token written after a hint starts within
+    the hint's reach (:meth:`_ArxivContext.reaches`) and its dot is at most 8 digits on, so a
+    window is read only up to the latest of those among its hints (its hints are the only
+    ones a token in it can be written after: an earlier hint lies over 80 characters before
+    any token starting in it). Many hints (an "arXiv:arXiv:..." flood) take one pass over the
+    whole text instead, so the cost stays linear.
     """
+    hints = context.hints
     if len(hints) * _AFTER_HINT >= len(text):
-        return (m.start() for m in _CANDIDATE_DOT.finditer(text))
-    finditer = _CANDIDATE_DOT.compiled.finditer
+        return (m.start() for m in _WRITTEN_DOT.finditer(text))
+    reaches = context.reaches()
+    search = _WRITTEN_DOT.compiled.search
     n = len(text)
     found: list[int] = []
-    lo, hi = 0, -1  # no window yet
-    for hint in hints:
+
+    def window(lo: int, top: int) -> None:  # the dots in [lo, top], read to top + 9
+        m = search(text, lo, min(n, top + 9))
+        while m is not None and m.start() <= top:
+            found.append(m.start())
+            m = search(text, m.end(), min(n, top + 9))
+
+    lo, hi, bound = 0, -1, -1  # no window yet
+    for hint, reach in zip(hints, reaches, strict=True):
         first, last = hint + 1, min(n, hint + _AFTER_HINT + 2) - 2
         if first > hi + 1:
-            if lo <= hi:
-                found.extend(m.start() for m in finditer(text, lo, hi + 2))
-            lo = first
+            if lo <= min(hi, bound):
+                window(lo, min(hi, bound))
+            lo, bound = first, -1
         hi = max(hi, last)
-    if lo <= hi:
-        found.extend(m.start() for m in finditer(text, lo, hi + 2))
+        bound = max(bound, reach + 8)
+    if lo <= min(hi, bound):
+        window(lo, min(hi, bound))
     return found
 
 
@@ -354,7 +424,7 @@ def _written_malformed(text: str, context: _ArxivContext) -> Iterator[Mention]:
     if not hints:
         return
     match = _MODERN_TAIL.match
-    for dot in _dots_after_hints(text, hints):
+    for dot in _dots_after_hints(text, context):
         tail = match(text, dot)
         if tail is None:
             continue
