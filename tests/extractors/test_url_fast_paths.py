@@ -3,7 +3,10 @@
 - an arXiv URL whose path is ``/abs/<id>`` (``arxiv.url_path_id``) is read without running
   both arXiv finders on the URL;
 - the DOI in a doi.org or publisher URL is the one ``find_doi`` already read in full there
-  (``doi._read_in_full``), when the URL's bound leaves its candidate whole.
+  (``doi._read_in_full``), when the URL's bound leaves its candidate whole;
+- ``url._trim`` returns at once when the last character is one it never removes, a run is
+  split only when it holds a ``,`` or ``;``, ``urlkey._remove_dot_segments`` looks for
+  ``/.``, and a URL is unwrapped once for its key and its family (``unwrapped_key``).
 
 Each is compared with the path it skips, on generated URLs dense in the shapes around it
 (versions, ``.pdf``, malformed ids, hosts with digits and dots) inside generated texts.
@@ -16,7 +19,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from groundcheck.extractors import doi, hints, url
+from groundcheck.extractors import doi, hints, url, urlkey
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy, url_path_id
 from groundcheck.extractors.doi import find_doi
 from groundcheck.model import Mention
@@ -111,3 +114,71 @@ def test_doi_at_reuses_what_find_doi_read(parts: list[str], slack: int) -> None:
                 expected = doi._mention(text, m)
             assert _shape(doi.doi_at(text, at, endpos)) == _shape(expected)
         at = text.find("10.", at + 1)
+
+
+def _trim_v1(text: str, start: int, end: int) -> int:
+    """``url._trim`` before it returned early on a last character it never removes."""
+    opens = {"(": text.count("(", start, end), "[": text.count("[", start, end)}
+    closes = {")": text.count(")", start, end), "]": text.count("]", start, end)}
+    while end > start:
+        ch = text[end - 1]
+        if ch == ";":
+            amp = text.rfind("&", max(start, end - url._ENTITY_MAX), end - 1)
+            if amp != -1 and end - 1 > amp + 1 and text[amp + 1 : end - 1].isalnum():
+                end = amp
+                continue
+        if ch in url._TRAILING:
+            end -= 1
+        elif ch in url._CLOSERS and closes[ch] > opens[url._CLOSERS[ch]]:
+            closes[ch] -= 1
+            end -= 1
+        else:
+            break
+    return end
+
+
+def _remove_dot_segments_v1(path: str) -> str:
+    """``urlkey._remove_dot_segments`` before it looked for ``/.`` instead of ``.``."""
+    if "." not in path:
+        return path
+    segments = path.split("/")[1:]
+    out: list[str] = []
+    for seg in segments:
+        if seg == ".":
+            continue
+        if seg == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(seg)
+    result = "/" + "/".join(out)
+    if segments and segments[-1] in (".", "..") and not result.endswith("/"):
+        result += "/"
+    return result
+
+
+_URL_CHARS = st.text("ab.;,:!?*_~'\"()[]&#/%2Fhttps", max_size=24)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_URL_CHARS, st.integers(0, 24), st.integers(0, 24))
+def test_trim_returns_early_only_where_it_would_keep_the_end(
+    text: str, start: int, end: int
+) -> None:
+    start, end = min(start, len(text)), min(end, len(text))
+    assert url._trim(text, start, end) == _trim_v1(text, start, end)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["/", ".", "..", "a", "b.c", "%2E", "/./", "/../"]), max_size=10))
+def test_dot_segments_are_found_after_slashes(parts: list[str]) -> None:
+    path = "/" + "".join(parts)
+    assert urlkey._remove_dot_segments(path) == _remove_dot_segments_v1(path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_URLS, st.sampled_from(["", "?url=https://x.org/a", "?utm_source=x&b=1", "/./a/../b"]))
+def test_unwrapped_key_is_url_key(address: str, tail: str) -> None:
+    parts = urlkey.split_url(address + tail)
+    if parts is not None:
+        assert urlkey.unwrapped_key(urlkey.unwrap(parts)) == urlkey.url_key(parts)
