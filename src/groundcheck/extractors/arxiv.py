@@ -641,7 +641,7 @@ id='hep-th/9711200', version=None), None)
         # The common case (a DOI suffix, a DBLP CoRR key) without the full scan; find_arxiv
         # would report exactly this mention, the only one that can span the token.
         yymm, seq, version = bare.group(1, 2, 3)
-        return Identifier(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
+        return _IDENTIFIER(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
     for finder in (find_arxiv, find_arxiv_legacy):
         for mention in finder(token):
             if mention.malformed is None and mention.start == 0 and mention.end == len(token):
