@@ -311,3 +311,41 @@ def test_written_dot_is_the_quick_rejections(before: str, yymm: str, seq: str, a
     text = f"{before}{yymm}.{seq}{after}"
     dot = len(before) + 4
     assert (arxiv._WRITTEN_DOT.match(text, dot) is not None) == _written_dot_v1(text, dot)
+
+
+_ID_DOT_PIECES = st.sampled_from(
+    [
+        "2005.11401", "2005.11401v2", "1024.5678", "1024.5678v1", "2301.123456v3", "0703.1234",
+        "2020.acl-main.447", "1999.x-y.1", "1949.acl-main.1", "2020.", "v", ".", " ", "\n",
+        "arXiv:", "aclanthology.org/", "12301.00001", "a", "1", "2020.acl-long.1v2",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ID_DOT_PIECES, max_size=30).map("".join))
+def test_the_shared_id_dot_scan_gives_each_reader_what_it_read(core: str) -> None:
+    """find_arxiv reads the id-dot scan's own matches (its groups are _MAYBE_VALID's) and
+    keeps the dots for find_acl, which reads only the ACL branch's; the other order, and
+    each extractor's previous reading of every dot, give the same mentions."""
+    from groundcheck.extractors.acl import _NEW_TAIL, find_acl
+
+    text = "lorem ipsum " * 400 + core + " dolor" * 30
+    _fresh()
+    arxiv_first = (list(find_arxiv(text)), list(find_acl(text)))
+    _fresh()
+    acl_first = list(find_acl(text))
+    assert (list(find_arxiv(text)), acl_first) == arxiv_first
+    every = arxiv.id_dots(text)
+    assert [d for d in every if _NEW_TAIL.match(text, d)] == [
+        d for d in arxiv.acl_dots(text) if _NEW_TAIL.match(text, d)
+    ]
+    assert [m.span() for m in arxiv._modern_matches(text)] == [
+        m.span() for d in every if (m := arxiv._MAYBE_VALID.match(text, d)) is not None
+    ]
+    _fresh()
+    assert [(m.span(), m.groups()[:4]) for m in arxiv._modern_matches(text)] == [
+        (m.span(), m.groups())
+        for d in arxiv._scan_id_dots(text)[0]
+        if (m := arxiv._MAYBE_VALID.match(text, d)) is not None
+    ]

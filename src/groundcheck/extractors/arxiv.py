@@ -12,7 +12,13 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
-from groundcheck.extractors.hints import char_positions, hints_in, text_memo
+from groundcheck.extractors.hints import (
+    char_positions,
+    hints_in,
+    text_memo,
+    text_memo_keep,
+    text_memo_known,
+)
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
 
@@ -272,9 +278,9 @@ each cost a Python step); ``regex`` takes 128 ms on this dot-anchored pattern, s
 
 _ID_DOT = re.compile(
     r"\.(?<=[0-9][0-9][0-9][0-9]\.)(?:"
-    r"(?<=(?:0[1-9]|1[0-2])\.)[0-9]{4,5}(?:v[0-9]+)?(?![A-Za-z0-9])"
-    r"|[0-9]{3,6}v[0-9]+(?![A-Za-z0-9])"
-    r"|(?<=(?:19[5-9][0-9]|20[0-9][0-9])\.)[A-Za-z])"
+    r"(?<=(?:0[1-9]|1[0-2])\.)([0-9]{4,5})(?:v([0-9]+))?(?![A-Za-z0-9])"
+    r"|([0-9]{3,6})v([0-9]+)(?![A-Za-z0-9])"
+    r"|(?<=(?:19[5-9][0-9]|20[0-9][0-9])\.)([A-Za-z]))"
 )
 """The one full-text scan for ids written ``NNNN.``: the dots where :data:`_MAYBE_VALID`
 matches (modern arXiv) or where an ACL Anthology id of a year 1950-2099 may start
@@ -282,16 +288,62 @@ matches (modern arXiv) or where an ACL Anthology id of a year 1950-2099 may star
 dots are visited once for the two. The lookbehinds spell their digits out (``[0-9][0-9]...``,
 not ``[0-9]{4}``): the same language, without a repeat (a call into the engine's counting
 loop) at each of the ~500,000 dots of 10 MB of prose, ~10% of this scan (217 M -> 196 M
-instructions)."""
+instructions).
+
+Its groups are :data:`_MAYBE_VALID`'s (1-4: the two arXiv branches, each with its own
+lookahead, which is the same language as the shared one after the alternation), so an arXiv
+dot's match serves :func:`find_arxiv` as the match ``_MAYBE_VALID`` gives there; group 5 is
+the ACL branch's letter (``lastindex == _ACL_BRANCH``)."""
+
+_ACL_BRANCH = 5
+_ID_DOTS = "id-dots"
+"""The memo key of the scan's (every dot, the ACL branch's dots)."""
 
 
-def _id_dots(text: str) -> list[int]:
-    return [m.start() for m in _ID_DOT.finditer(text)]
+def _scan_id_dots(text: str) -> tuple[list[int], list[int]]:
+    every: list[int] = []
+    acl: list[int] = []
+    for m in _ID_DOT.finditer(text):
+        every.append(m.start())
+        if m.lastindex == _ACL_BRANCH:
+            acl.append(m.start())
+    return every, acl
 
 
 def id_dots(text: str) -> list[int]:
     """Offsets of the dots :data:`_ID_DOT` finds in ``text``, computed once per text."""
-    return text_memo(text, "id-dots", _id_dots)
+    return text_memo(text, _ID_DOTS, _scan_id_dots)[0]
+
+
+def acl_dots(text: str) -> list[int]:
+    """The :func:`id_dots` where an ACL Anthology id may start (a year 1950-2099 and a
+    letter): the only ones where the ACL extractor's pattern, which needs that letter, can
+    match."""
+    return text_memo(text, _ID_DOTS, _scan_id_dots)[1]
+
+
+def _modern_matches(text: str) -> Iterator[re.Match[str]]:
+    """The :data:`_MAYBE_VALID` matches at :func:`id_dots`, in order (or :data:`_ID_DOT`'s
+    own, with the same groups and span): read off the scan as it runs, which keeps the dots
+    for the ACL extractor, instead of matched again at each dot; matched again when the
+    dots are already kept."""
+    known: tuple[list[int], list[int]] | None = text_memo_known(text, _ID_DOTS)
+    if known is not None:
+        match = _MAYBE_VALID.match
+        for dot in known[0]:
+            m = match(text, dot)
+            if m is not None:
+                yield m
+        return
+    every: list[int] = []
+    acl: list[int] = []
+    for m in _ID_DOT.finditer(text):
+        every.append(m.start())
+        if m.lastindex == _ACL_BRANCH:
+            acl.append(m.start())
+        else:
+            yield m
+    text_memo_keep(text, _ID_DOTS, (every, acl))
 
 
 _CANDIDATE_DOT = LazyPattern(r"\.(?<=[0-9]{4}\.)[0-9]")
@@ -457,13 +509,10 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     """
     context = _ArxivContext(text)
     found: list[Mention] = []
-    maybe_valid = _MAYBE_VALID.match
-    for dot in id_dots(text):
-        m = maybe_valid(text, dot)
-        if m is None:
-            continue  # an ACL id's dot
+    for m in _modern_matches(text):
         # The common case, as _modern reads it, without the call: exactly four digits before
         # the dot (no digit, letter or dot before them) and a plausible id.
+        dot = m.start()
         left = dot - 4
         seq, version = m.group(1, 2)
         if (
