@@ -19,6 +19,7 @@ identifiers and the traps around them, and on floods where the letter or the sla
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -349,3 +350,61 @@ def test_the_shared_id_dot_scan_gives_each_reader_what_it_read(core: str) -> Non
         for d in arxiv._scan_id_dots(text)[0]
         if (m := arxiv._MAYBE_VALID.match(text, d)) is not None
     ]
+
+
+def test_the_archive_lookbehind_class_is_the_one_kept_for_runs() -> None:
+    """The archive search of a run is kept by (run, the character before it refused by the
+    lookbehind): that set must be exactly what the case-insensitive lookbehind refuses."""
+    lookbehind = re.compile(r"(?<![A-Za-z0-9\-])y", re.IGNORECASE)
+    refused = {
+        chr(c)
+        for c in range(0x110000)
+        if not 0xD800 <= c <= 0xDFFF and lookbehind.match(chr(c) + "y", 1) is None
+    }
+    assert refused == arxiv._ARCHIVE_LEFT
+
+
+_LEGACY_PIECES = st.sampled_from(
+    [
+        "hep-th/9711200", "math.AG/0601001v2", "HEP-TH/9711200", "hep-th/0703001", "/9711200",
+        "math/0601001", "cs.LG/0701001", "arXiv.hep-th/9711200", "x.hep-th/9711200", "-", ".",
+        "1", "a" * 45, "\u017f", "\u212a", "\u0130", " ", "\n", "math-ph/9901001", "Math.ag/",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LEGACY_PIECES, max_size=20).map("".join))
+def test_archive_searches_kept_per_run_find_what_each_search_found(core: str) -> None:
+    text = "lorem ipsum " * 400 + core + " dolor " + core
+    _fresh()
+    assert list(find_arxiv_legacy(text)) == list(_legacy_v2(text))
+
+
+def _legacy_v2(text: str) -> Iterator[Mention]:
+    """``find_arxiv_legacy`` before it kept one archive search per run."""
+    for m in arxiv._legacy_tails(text):
+        slash = m.start()
+        lo = max(0, slash - arxiv._ARCHIVE_WINDOW)
+        before = text[lo:slash]
+        if before.endswith("\n"):
+            before = before[:-1]
+        run_at = lo + len(before.rstrip(arxiv._ARCHIVE_CHARS))
+        if run_at == lo + len(before):
+            continue
+        a = arxiv._ARCHIVE_BEFORE.search(text, run_at, slash)
+        if a is None:
+            continue
+        start = a.start()
+        if start and text[start - 1] == "." and not arxiv._after_arxiv_prefix(text, start):
+            continue
+        archive = a.group(1).lower()
+        digits, version = m.group(1), m.group(2)
+        yield Mention._trusted(
+            arxiv._IDENTIFIER(
+                arxiv.SCHEME, f"{archive}/{digits}", int(version) if version else None
+            ),
+            start,
+            m.end(),
+            malformed=arxiv._legacy_problem(digits, version, archive),
+        )

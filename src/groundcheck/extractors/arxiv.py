@@ -605,6 +605,16 @@ _ARCHIVE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-\u0130\u
 non-ASCII letters a case-insensitive ``re`` matches to ASCII ones (İ ı ſ K)."""
 
 
+_ARCHIVE_LEFT = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-\u0130\u0131\u017f\u212a"
+)
+"""What :data:`_ARCHIVE_BEFORE`'s lookbehind refuses before an archive: ASCII letters, digits,
+``-``, and the four non-ASCII letters a case-insensitive ``re`` matches to ASCII ones (a run
+cut by the 40-character window may have one before it)."""
+_UNSEEN = (-1, "")
+"""A run not searched yet (a search gives None or a real start)."""
+
+
 def _legacy_problem(digits: str, version: str | None, archive: str) -> str | None:
     if len(digits) != 7:
         return f"old-style arXiv ids have 7 digits after the slash, not {len(digits)}"
@@ -646,6 +656,7 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
     >>> [str(m.identifier) for m in find_arxiv_legacy("hep-th/9711200 and math.AG/0601001v2")]
     ['arxiv:hep-th/9711200', 'arxiv:math/0601001']
     """
+    archives: dict[tuple[str, bool], tuple[int, str] | None] = {}
     for m in _legacy_tails(text):
         slash = m.start()
         lo = max(0, slash - _ARCHIVE_WINDOW)
@@ -657,13 +668,21 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
         run_at = lo + len(before.rstrip(_ARCHIVE_CHARS))
         if run_at == lo + len(before):
             continue
-        a = _ARCHIVE_BEFORE.search(text, run_at, slash)
-        if a is None:
+        # The search reads the run (to the slash) and, for a match at the run's start, the
+        # character before it (the lookbehind): the same two give the same answer, so each
+        # is searched for once per text ("hep-th" before every hep-th id).
+        run = text[run_at:slash]
+        key = (run, run_at > 0 and text[run_at - 1] in _ARCHIVE_LEFT)
+        found = archives.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            a = _ARCHIVE_BEFORE.search(text, run_at, slash)
+            found = archives[key] = None if a is None else (a.start() - run_at, a.group(1))
+        if found is None:
             continue
-        start = a.start()
+        start = run_at + found[0]
         if start and text[start - 1] == "." and not _after_arxiv_prefix(text, start):
             continue
-        archive = a.group(1).lower()
+        archive = found[1].lower()
         digits, version = m.group(1), m.group(2)
         problem = _legacy_problem(digits, version, archive)
         yield _MENTION(
