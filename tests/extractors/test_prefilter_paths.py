@@ -19,6 +19,7 @@ identifiers and the traps around them, and on floods where the letter or the sla
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from groundcheck.extractors import arxiv, doi, hints, isbn
 from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
 from groundcheck.extractors.hints import _find_all, _lower, needle_positions
 from groundcheck.extractors.openalex import find_openalex
+from groundcheck.model import Mention
 
 _FRAGMENTS = [
     "x", "X", "xiv", "XIV", "arXiv:", "alphaxiv.org/abs/", "openalex", "OpenAlex: W2741809807",
@@ -204,6 +206,8 @@ def _dots_after_hints_v1(text: str, hints: list[int]) -> list[int]:
     st.lists(
         st.one_of(
             st.sampled_from(["arXiv:", "arxiv_id", "xiv", " ", "\n", "2209.61034", "1024.5678"]),
+            st.sampled_from(["1412.1234", "0703.1234", "12301.00001", "1501.1234", "0704.0000"]),
+            st.sampled_from(["2301.123456", "2301.00000", "a:", "/abs/", "\t", "v2", "arXiv: "]),
             st.text("0123456789.x ", max_size=8),
         ),
         max_size=40,
@@ -217,7 +221,190 @@ def test_merged_hint_windows_find_the_dots_each_window_found(
     text = "lorem ipsum " * 400 + core + " " * gap + core
     text = text if at_the_end else text + " lorem" * 20
     _fresh()
-    hints_at = arxiv._ArxivContext(text).hints
-    if len(hints_at) * arxiv._AFTER_HINT >= len(text):
-        return  # the whole-text branch, unchanged
-    assert list(arxiv._dots_after_hints(text, hints_at)) == _dots_after_hints_v1(text, hints_at)
+    context = arxiv._ArxivContext(text)
+    hints_at = context.hints
+    everything = _dots_after_hints_v1(text, hints_at)
+    if len(hints_at) * arxiv._AFTER_HINT < len(text):  # (else the whole-text branch)
+        # the dots now read are some of those; the others give nothing (the assert below)
+        assert set(arxiv._dots_after_hints(text, context)) <= set(everything)
+    assert list(arxiv._written_malformed(text, context)) == _written_malformed_v1(
+        text, context, everything
+    )
+
+
+def _written_malformed_v1(
+    text: str, context: arxiv._ArxivContext, dots: list[int]
+) -> list[Mention]:
+    """``arxiv._written_malformed`` before its windows stopped at the hints' reaches and its
+    dots were tested inside the engine (``_WRITTEN_DOT``): every candidate dot in the windows
+    matched and tested in Python."""
+    found = []
+    for dot in dots:
+        tail = arxiv._MODERN_TAIL.match(text, dot)
+        if tail is None:
+            continue
+        seq, version = tail.group(1, 2)
+        if version is not None:
+            continue
+        left = dot - 4
+        if (left == 0 or not "0" <= text[left - 1] <= "9") and arxiv._plausible(
+            text[left:dot], seq, None
+        ):
+            continue
+        mention, needs_context = arxiv._modern(text, tail, context, only_context=True)
+        if mention is not None and needs_context:
+            found.append(mention)
+    return found
+
+
+_WINDOW_PIECES = st.sampled_from(
+    [
+        "arXiv:", "arxiv ", "ARXIV : ", "arXiv.", "ar5iv.org/abs/", "https://arxiv.org/abs/",
+        "huggingface.co/papers/", "xxx.lanl.gov/abs/", "2005.11401", "1024.5678", "2313.01234",
+        "0703.1234", "1412.12345", "1501.1234", "2301.123", "2301.123456", "12301.00001",
+        "230.12345", "1.2", "3.5", "12.345", "99", "v", "v2", "v0", ".", ":", "/", " ", "\t",
+        "\n", ",", "x", "see ", "a" * 30, "b/" * 20, "1234567890" * 3,
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WINDOW_PIECES, max_size=30).map("".join), st.integers(0, 120))
+def test_hint_windows_read_to_their_reach_find_what_one_pass_finds(core: str, gap: int) -> None:
+    """In a long text with few arXiv hints, the windows after them are read only as far as
+    a token may be written after a hint (``_ArxivContext.reaches``) and the dots tested in
+    the engine (``_WRITTEN_DOT``): find_arxiv must report what the one-pass scan reports."""
+    text = "lorem ipsum " * 400 + core + " " * gap + core + " dolor" * 30
+    _fresh()
+    assert list(find_arxiv(text)) == list(arxiv._find_arxiv_unfiltered(text))
+
+
+def _written_dot_v1(text: str, dot: int) -> bool:
+    """Does ``_written_malformed`` (before ``_WRITTEN_DOT``) go past its quick rejections at
+    the candidate dot ``dot``?"""
+    if arxiv._CANDIDATE_DOT.match(text, dot) is None:
+        return False
+    tail = arxiv._MODERN_TAIL.match(text, dot)
+    if tail is None or tail.group(2) is not None:
+        return False
+    left = dot - 4
+    return not (
+        (left == 0 or not "0" <= text[left - 1] <= "9")
+        and arxiv._plausible(text[left:dot], tail.group(1), None)
+    )
+
+
+def test_written_dot_is_the_quick_rejections_for_every_year_and_month() -> None:
+    for yymm in range(10000):
+        for seq in ("000", "0000", "0001", "1234", "00000", "12345", "123456", "1234567"):
+            text = f" {yymm:04d}.{seq} "
+            assert (arxiv._WRITTEN_DOT.match(text, 5) is not None) == _written_dot_v1(text, 5)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.sampled_from(["", " ", "1", "a", ".", "/", ":"]),
+    st.sampled_from(["0704", "0703", "1412", "1413", "1501", "2312", "2313", "9912", "0000"]),
+    st.text("0123456789", min_size=0, max_size=8),
+    st.sampled_from(["", " ", "v2", "v", "v0", "a", ".", "5", "v2a", "-", "\n"]),
+)
+def test_written_dot_is_the_quick_rejections(before: str, yymm: str, seq: str, after: str) -> None:
+    text = f"{before}{yymm}.{seq}{after}"
+    dot = len(before) + 4
+    assert (arxiv._WRITTEN_DOT.match(text, dot) is not None) == _written_dot_v1(text, dot)
+
+
+_ID_DOT_PIECES = st.sampled_from(
+    [
+        "2005.11401", "2005.11401v2", "1024.5678", "1024.5678v1", "2301.123456v3", "0703.1234",
+        "2020.acl-main.447", "1999.x-y.1", "1949.acl-main.1", "2020.", "v", ".", " ", "\n",
+        "arXiv:", "aclanthology.org/", "12301.00001", "a", "1", "2020.acl-long.1v2",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ID_DOT_PIECES, max_size=30).map("".join))
+def test_the_shared_id_dot_scan_gives_each_reader_what_it_read(core: str) -> None:
+    """find_arxiv reads the id-dot scan's own matches (its groups are _MAYBE_VALID's) and
+    keeps the dots for find_acl, which reads only the ACL branch's; the other order, and
+    each extractor's previous reading of every dot, give the same mentions."""
+    from groundcheck.extractors.acl import _NEW_TAIL, find_acl
+
+    text = "lorem ipsum " * 400 + core + " dolor" * 30
+    _fresh()
+    arxiv_first = (list(find_arxiv(text)), list(find_acl(text)))
+    _fresh()
+    acl_first = list(find_acl(text))
+    assert (list(find_arxiv(text)), acl_first) == arxiv_first
+    every = arxiv.id_dots(text)
+    assert [d for d in every if _NEW_TAIL.match(text, d)] == [
+        d for d in arxiv.acl_dots(text) if _NEW_TAIL.match(text, d)
+    ]
+    assert [m.span() for m in arxiv._modern_matches(text)] == [
+        m.span() for d in every if (m := arxiv._MAYBE_VALID.match(text, d)) is not None
+    ]
+    _fresh()
+    assert [(m.span(), m.groups()[:4]) for m in arxiv._modern_matches(text)] == [
+        (m.span(), m.groups())
+        for d in arxiv._scan_id_dots(text)[0]
+        if (m := arxiv._MAYBE_VALID.match(text, d)) is not None
+    ]
+
+
+def test_the_archive_lookbehind_class_is_the_one_kept_for_runs() -> None:
+    """The archive search of a run is kept by (run, the character before it refused by the
+    lookbehind): that set must be exactly what the case-insensitive lookbehind refuses."""
+    lookbehind = re.compile(r"(?<![A-Za-z0-9\-])y", re.IGNORECASE)
+    refused = {
+        chr(c)
+        for c in range(0x110000)
+        if not 0xD800 <= c <= 0xDFFF and lookbehind.match(chr(c) + "y", 1) is None
+    }
+    assert refused == arxiv._ARCHIVE_LEFT
+
+
+_LEGACY_PIECES = st.sampled_from(
+    [
+        "hep-th/9711200", "math.AG/0601001v2", "HEP-TH/9711200", "hep-th/0703001", "/9711200",
+        "math/0601001", "cs.LG/0701001", "arXiv.hep-th/9711200", "x.hep-th/9711200", "-", ".",
+        "1", "a" * 45, "\u017f", "\u212a", "\u0130", " ", "\n", "math-ph/9901001", "Math.ag/",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LEGACY_PIECES, max_size=20).map("".join))
+def test_archive_searches_kept_per_run_find_what_each_search_found(core: str) -> None:
+    text = "lorem ipsum " * 400 + core + " dolor " + core
+    _fresh()
+    assert list(find_arxiv_legacy(text)) == list(_legacy_v2(text))
+
+
+def _legacy_v2(text: str) -> Iterator[Mention]:
+    """``find_arxiv_legacy`` before it kept one archive search per run."""
+    for m in arxiv._legacy_tails(text):
+        slash = m.start()
+        lo = max(0, slash - arxiv._ARCHIVE_WINDOW)
+        before = text[lo:slash]
+        if before.endswith("\n"):
+            before = before[:-1]
+        run_at = lo + len(before.rstrip(arxiv._ARCHIVE_CHARS))
+        if run_at == lo + len(before):
+            continue
+        a = arxiv._ARCHIVE_BEFORE.search(text, run_at, slash)
+        if a is None:
+            continue
+        start = a.start()
+        if start and text[start - 1] == "." and not arxiv._after_arxiv_prefix(text, start):
+            continue
+        archive = a.group(1).lower()
+        digits, version = m.group(1), m.group(2)
+        yield Mention._trusted(
+            arxiv._IDENTIFIER(
+                arxiv.SCHEME, f"{archive}/{digits}", int(version) if version else None
+            ),
+            start,
+            m.end(),
+            malformed=arxiv._legacy_problem(digits, version, archive),
+        )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.arxiv import id_dots
+from groundcheck.extractors.arxiv import acl_dots
 from groundcheck.extractors.hints import lowered_bytes, needle_near, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
@@ -113,7 +113,7 @@ def _hints(text: str) -> list[int]:
 
 def find_acl(text: str) -> Iterator[Mention]:
     """ACL Anthology ids: new style anywhere, old style after an ACL URL, DOI or prefix."""
-    for dot in id_dots(text):  # the dots after a year 1950-2099, shared with find_arxiv
+    for dot in acl_dots(text):  # the dots after a year 1950-2099, shared with find_arxiv
         m = _NEW_TAIL.match(text, dot)
         if m is None:
             continue

@@ -12,7 +12,13 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
-from groundcheck.extractors.hints import char_positions, hints_in, text_memo
+from groundcheck.extractors.hints import (
+    char_positions,
+    hints_in,
+    text_memo,
+    text_memo_keep,
+    text_memo_known,
+)
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
 
@@ -22,6 +28,7 @@ __all__ = [
     "find_arxiv",
     "find_arxiv_legacy",
     "parse_arxiv",
+    "url_path_id",
 ]
 
 SCHEME = "arxiv"
@@ -104,6 +111,13 @@ at the token: a URL path (no spaces), or ``xiv`` and a separator (``arXiv: ``); 
 matches before a final newline. A necessary condition, tested first because it fails at once
 on prose ("arXiv, see Table 3.5"), where the context regex would be searched."""
 
+_REACH = re.compile(r"(?=([A-Za-z0-9_./:-]*\n?))(?=([A-Za-z0-9]*[ \t]*(?::[ \t]*)?\n?))")
+"""The longest match of each alternative of :data:`_STRETCH` from a hint: every ``s`` where
+``_STRETCH`` fullmatches ``text[hint:s]`` is at most the later of the two ends (each
+alternative's repeats are greedy over disjoint classes, so a shorter reading ends where the
+greedy one could not go on). A token with no end of a stretch at or after its start is
+never written as an arXiv id after that hint."""
+
 
 def _after_arxiv_prefix(text: str, pos: int) -> bool:
     """True when ``text[:pos]`` ends with ``arXiv.`` (the DOI-suffix style, any case), or with
@@ -130,11 +144,12 @@ class _ArxivContext:
     each question is a binary search; the exact regex runs only near a hint.
     """
 
-    __slots__ = ("_hints", "_text")
+    __slots__ = ("_hints", "_reaches", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._hints: list[int] | None = None
+        self._reaches: list[int] | None = None
 
     def _find_hints(self) -> list[int]:
         # On the length-preserving lower-cased copy, so positions stay valid for non-ASCII
@@ -147,6 +162,23 @@ class _ArxivContext:
         if self._hints is None:
             self._hints = self._find_hints()
         return self._hints
+
+    def reaches(self) -> list[int]:
+        """For each hint, a bound on where a token written after it starts (see
+        :data:`_REACH`): :meth:`written_as_arxiv` is False at every ``start`` past the reach
+        of the last hint before it. Each is looked for at most ``_AFTER_HINT + 2`` characters
+        on (a bound that far covers every window read after the hint), so the cost stays
+        linear however the hints crowd. Asked for only when the hints are few (the windows
+        after them are read, not the whole text)."""
+        if self._reaches is None:
+            text, n = self._text, len(self._text)
+            match = _REACH.match
+            reaches = []
+            for hint in self.hints:
+                m = match(text, hint, min(n, hint + _AFTER_HINT + 2))
+                reaches.append(max(m.end(1), m.end(2)))  # type: ignore[union-attr]
+            self._reaches = reaches
+        return self._reaches
 
     def written_as_arxiv(self, start: int) -> bool:
         hints = self.hints
@@ -170,12 +202,27 @@ class _ArxivContext:
         if not hints:
             return
         if len(hints) * _CONTEXT_WINDOW < len(text):
+            # The matches of each window in order, as its ``finditer`` gives them, up to the
+            # last that may start within a stretch: a token at ``s`` in the window of ``hint``
+            # has its last hint in ``[hint, s)`` (a hint is never inside a match or right
+            # after one), and the reaches bound where those stretches end.
+            reaches = self.reaches()
+            search = _SHORT_HEAD.compiled.search
+            n, count = len(text), len(hints)
             seen: set[int] = set()
-            for hint in hints:
-                for m in _SHORT_HEAD.finditer(text, hint, min(len(text), hint + _CONTEXT_WINDOW)):
+            for i, hint in enumerate(hints):
+                end = min(n, hint + _CONTEXT_WINDOW)
+                limit = reaches[i]
+                j = i + 1
+                while j < count and hints[j] < end:
+                    limit = max(limit, reaches[j])
+                    j += 1
+                m = search(text, hint, end)
+                while m is not None and m.start() <= limit:
                     if m.start() not in seen and self.written_as_arxiv(m.start()):
                         seen.add(m.start())
                         yield m
+                    m = search(text, m.end(), end)
             return
         for m in _SHORT_HEAD.finditer(text):
             if self.written_as_arxiv(m.start()):
@@ -231,9 +278,9 @@ each cost a Python step); ``regex`` takes 128 ms on this dot-anchored pattern, s
 
 _ID_DOT = re.compile(
     r"\.(?<=[0-9][0-9][0-9][0-9]\.)(?:"
-    r"(?<=(?:0[1-9]|1[0-2])\.)[0-9]{4,5}(?:v[0-9]+)?(?![A-Za-z0-9])"
-    r"|[0-9]{3,6}v[0-9]+(?![A-Za-z0-9])"
-    r"|(?<=(?:19[5-9][0-9]|20[0-9][0-9])\.)[A-Za-z])"
+    r"(?<=(?:0[1-9]|1[0-2])\.)([0-9]{4,5})(?:v([0-9]+))?(?![A-Za-z0-9])"
+    r"|([0-9]{3,6})v([0-9]+)(?![A-Za-z0-9])"
+    r"|(?<=(?:19[5-9][0-9]|20[0-9][0-9])\.)([A-Za-z]))"
 )
 """The one full-text scan for ids written ``NNNN.``: the dots where :data:`_MAYBE_VALID`
 matches (modern arXiv) or where an ACL Anthology id of a year 1950-2099 may start
@@ -241,20 +288,81 @@ matches (modern arXiv) or where an ACL Anthology id of a year 1950-2099 may star
 dots are visited once for the two. The lookbehinds spell their digits out (``[0-9][0-9]...``,
 not ``[0-9]{4}``): the same language, without a repeat (a call into the engine's counting
 loop) at each of the ~500,000 dots of 10 MB of prose, ~10% of this scan (217 M -> 196 M
-instructions)."""
+instructions).
+
+Its groups are :data:`_MAYBE_VALID`'s (1-4: the two arXiv branches, each with its own
+lookahead, which is the same language as the shared one after the alternation), so an arXiv
+dot's match serves :func:`find_arxiv` as the match ``_MAYBE_VALID`` gives there; group 5 is
+the ACL branch's letter (``lastindex == _ACL_BRANCH``)."""
+
+_ACL_BRANCH = 5
+_ID_DOTS = "id-dots"
+"""The memo key of the scan's (every dot, the ACL branch's dots)."""
 
 
-def _id_dots(text: str) -> list[int]:
-    return [m.start() for m in _ID_DOT.finditer(text)]
+def _scan_id_dots(text: str) -> tuple[list[int], list[int]]:
+    every: list[int] = []
+    acl: list[int] = []
+    for m in _ID_DOT.finditer(text):
+        every.append(m.start())
+        if m.lastindex == _ACL_BRANCH:
+            acl.append(m.start())
+    return every, acl
 
 
 def id_dots(text: str) -> list[int]:
     """Offsets of the dots :data:`_ID_DOT` finds in ``text``, computed once per text."""
-    return text_memo(text, "id-dots", _id_dots)
+    return text_memo(text, _ID_DOTS, _scan_id_dots)[0]
+
+
+def acl_dots(text: str) -> list[int]:
+    """The :func:`id_dots` where an ACL Anthology id may start (a year 1950-2099 and a
+    letter): the only ones where the ACL extractor's pattern, which needs that letter, can
+    match."""
+    return text_memo(text, _ID_DOTS, _scan_id_dots)[1]
+
+
+def _modern_matches(text: str) -> Iterator[re.Match[str]]:
+    """The :data:`_MAYBE_VALID` matches at :func:`id_dots`, in order (or :data:`_ID_DOT`'s
+    own, with the same groups and span): read off the scan as it runs, which keeps the dots
+    for the ACL extractor, instead of matched again at each dot; matched again when the
+    dots are already kept."""
+    known: tuple[list[int], list[int]] | None = text_memo_known(text, _ID_DOTS)
+    if known is not None:
+        match = _MAYBE_VALID.match
+        for dot in known[0]:
+            m = match(text, dot)
+            if m is not None:
+                yield m
+        return
+    every: list[int] = []
+    acl: list[int] = []
+    for m in _ID_DOT.finditer(text):
+        every.append(m.start())
+        if m.lastindex == _ACL_BRANCH:
+            acl.append(m.start())
+        else:
+            yield m
+    text_memo_keep(text, _ID_DOTS, (every, acl))
 
 
 _CANDIDATE_DOT = LazyPattern(r"\.(?<=[0-9]{4}\.)[0-9]")
 """A dot where ``_MODERN_TAIL`` may match (it needs 4 digits before and a digit after)."""
+
+_WRITTEN_DOT = LazyPattern(
+    r"\.(?<=[0-9]{4}\.)(?=[0-9]{3,6}(?![A-Za-z0-9]))"
+    r"(?!(?<![0-9][0-9]{4}\.)(?:"
+    r"(?<=(?:07(?:0[4-9]|1[0-2])|(?:0[89]|1[0-4])(?:0[1-9]|1[0-2]))\.)(?!0000)[0-9]{4}(?![0-9])"
+    r"|(?<=(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.)(?!00000)[0-9]{5}(?![0-9])))"
+)
+"""The :data:`_CANDIDATE_DOT` dots that :func:`_written_malformed` does not pass over at once:
+where ``_MODERN_TAIL`` matches with no version (3 to 6 digits and no letter or digit after
+them), unless the four digits before the dot follow no digit and the token is plausible
+(:func:`_plausible`: a month 01-12, from 0704 on, 4 digits after the dot up to 1412 and 5
+from 1501, not all zeros). The token is tested inside the engine, so a window after an
+arXiv hint holding a valid id (almost every window) costs one search that finds nothing
+instead of a match and a plausibility test in Python. It reads up to 8 characters after
+the dot: searched up to 9 past the last dot a window may hold."""
 
 _AFTER_HINT = _CONTEXT_WINDOW + 8
 """A token written after an arXiv hint at ``h`` starts at most ``_CONTEXT_WINDOW`` after it,
@@ -317,31 +425,46 @@ def _modern(
     return mention, needs_context
 
 
-def _dots_after_hints(text: str, hints: list[int]) -> Iterable[int]:
+def _dots_after_hints(text: str, context: _ArxivContext) -> Iterable[int]:
     """The :data:`_CANDIDATE_DOT` dots in the window after each hint (``[hint + 1,
-    hint + _AFTER_HINT + 2)``), in order, each once.
+    hint + _AFTER_HINT + 2)``) where a token written as an arXiv id may have its dot, in
+    order, each once.
 
     A candidate is the dot and the digit after it, so a window holds its dots up to its end
     minus 2 (the pattern's lookbehind reads before the window): the windows that overlap or
     touch are searched as one (a tool output names an id after "arxiv_id" and again after
-    "arXiv:", two hints a few characters apart). Many hints (an "arXiv:arXiv:..." flood) take
-    one pass over the whole text instead, so the cost stays linear.
+    "arXiv:", two hints a few characters apart). A token written after a hint starts within
+    the hint's reach (:meth:`_ArxivContext.reaches`) and its dot is at most 8 digits on, so a
+    window is read only up to the latest of those among its hints (its hints are the only
+    ones a token in it can be written after: an earlier hint lies over 80 characters before
+    any token starting in it). Many hints (an "arXiv:arXiv:..." flood) take one pass over the
+    whole text instead, so the cost stays linear.
     """
+    hints = context.hints
     if len(hints) * _AFTER_HINT >= len(text):
-        return (m.start() for m in _CANDIDATE_DOT.finditer(text))
-    finditer = _CANDIDATE_DOT.compiled.finditer
+        return (m.start() for m in _WRITTEN_DOT.finditer(text))
+    reaches = context.reaches()
+    search = _WRITTEN_DOT.compiled.search
     n = len(text)
     found: list[int] = []
-    lo, hi = 0, -1  # no window yet
-    for hint in hints:
+
+    def window(lo: int, top: int) -> None:  # the dots in [lo, top], read to top + 9
+        m = search(text, lo, min(n, top + 9))
+        while m is not None and m.start() <= top:
+            found.append(m.start())
+            m = search(text, m.end(), min(n, top + 9))
+
+    lo, hi, bound = 0, -1, -1  # no window yet
+    for hint, reach in zip(hints, reaches, strict=True):
         first, last = hint + 1, min(n, hint + _AFTER_HINT + 2) - 2
         if first > hi + 1:
-            if lo <= hi:
-                found.extend(m.start() for m in finditer(text, lo, hi + 2))
-            lo = first
+            if lo <= min(hi, bound):
+                window(lo, min(hi, bound))
+            lo, bound = first, -1
         hi = max(hi, last)
-    if lo <= hi:
-        found.extend(m.start() for m in finditer(text, lo, hi + 2))
+        bound = max(bound, reach + 8)
+    if lo <= min(hi, bound):
+        window(lo, min(hi, bound))
     return found
 
 
@@ -353,7 +476,7 @@ def _written_malformed(text: str, context: _ArxivContext) -> Iterator[Mention]:
     if not hints:
         return
     match = _MODERN_TAIL.match
-    for dot in _dots_after_hints(text, hints):
+    for dot in _dots_after_hints(text, context):
         tail = match(text, dot)
         if tail is None:
             continue
@@ -386,13 +509,10 @@ def find_arxiv(text: str) -> Iterator[Mention]:
     """
     context = _ArxivContext(text)
     found: list[Mention] = []
-    maybe_valid = _MAYBE_VALID.match
-    for dot in id_dots(text):
-        m = maybe_valid(text, dot)
-        if m is None:
-            continue  # an ACL id's dot
+    for m in _modern_matches(text):
         # The common case, as _modern reads it, without the call: exactly four digits before
         # the dot (no digit, letter or dot before them) and a plausible id.
+        dot = m.start()
         left = dot - 4
         seq, version = m.group(1, 2)
         if (
@@ -438,6 +558,38 @@ def _find_arxiv_unfiltered(text: str) -> Iterator[Mention]:
         )
 
 
+_PATH_ID = re.compile(r"/(?:abs|pdf)/([0-9]{4})\.([0-9]{4,5})(?:v([0-9]+))?(?:\.pdf)?")
+"""The path of most arXiv URLs: ``/abs/`` or ``/pdf/``, a modern id, perhaps a version and
+``.pdf``, and nothing else."""
+
+
+def url_path_id(text: str, pos: int, end: int) -> Mention | None:
+    """The first mention :func:`find_arxiv` and :func:`find_arxiv_legacy` report at or after
+    ``pos`` in ``text[start:end]`` (any ``start <= pos``), when ``text[pos:end]`` is a URL path
+    of the common shape :data:`_PATH_ID` holding a plausible id; None when it is not (then
+    run the finders).
+
+    Such a path holds that one mention and no other: after its ``/`` the id is read as
+    :func:`find_arxiv`'s fast path reads it (four digits after a ``/``, a plausible id), no
+    short head can start in it (each digit run but the first follows a digit, a ``.`` or a
+    ``v``, and ``v`` + digits is followed by nothing or ``.pdf``), and no run of 5 digits
+    follows a ``/`` (an old-style id's tail). The URL extractor asks this for every arXiv URL,
+    where running both finders on the URL costs ~6 us.
+
+    >>> m = url_path_id("https://arxiv.org/abs/2005.11401v2", 17, 34)
+    >>> m.identifier.display, m.start, m.end, url_path_id("https://arxiv.org/list/cs", 17, 25)
+    ('2005.11401v2', 22, 34, None)
+    """
+    m = _PATH_ID.fullmatch(text, pos, end)
+    if m is None:
+        return None
+    yymm, seq, version = m.group(1, 2, 3)
+    if not _plausible(yymm, seq, version):
+        return None
+    identifier = _IDENTIFIER(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
+    return _MENTION(identifier, m.start(1), m.end(3) if version else m.end(2))
+
+
 # -- legacy ----------------------------------------------------------------------------------
 
 _LEGACY_TAIL = re.compile(r"/([0-9]{5,9})(?:v([0-9]+))?(?![A-Za-z0-9])")
@@ -451,6 +603,16 @@ _ARCHIVE_WINDOW = 40
 _ARCHIVE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-\u0130\u0131\u017f\u212a"
 """Every character :data:`_ARCHIVE_BEFORE` can match: letters, ``.``, ``-``, and the four
 non-ASCII letters a case-insensitive ``re`` matches to ASCII ones (İ ı ſ K)."""
+
+
+_ARCHIVE_LEFT = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-\u0130\u0131\u017f\u212a"
+)
+"""What :data:`_ARCHIVE_BEFORE`'s lookbehind refuses before an archive: ASCII letters, digits,
+``-``, and the four non-ASCII letters a case-insensitive ``re`` matches to ASCII ones (a run
+cut by the 40-character window may have one before it)."""
+_UNSEEN = (-1, "")
+"""A run not searched yet (a search gives None or a real start)."""
 
 
 def _legacy_problem(digits: str, version: str | None, archive: str) -> str | None:
@@ -494,6 +656,7 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
     >>> [str(m.identifier) for m in find_arxiv_legacy("hep-th/9711200 and math.AG/0601001v2")]
     ['arxiv:hep-th/9711200', 'arxiv:math/0601001']
     """
+    archives: dict[tuple[str, bool], tuple[int, str] | None] = {}
     for m in _legacy_tails(text):
         slash = m.start()
         lo = max(0, slash - _ARCHIVE_WINDOW)
@@ -505,13 +668,21 @@ def find_arxiv_legacy(text: str) -> Iterator[Mention]:
         run_at = lo + len(before.rstrip(_ARCHIVE_CHARS))
         if run_at == lo + len(before):
             continue
-        a = _ARCHIVE_BEFORE.search(text, run_at, slash)
-        if a is None:
+        # The search reads the run (to the slash) and, for a match at the run's start, the
+        # character before it (the lookbehind): the same two give the same answer, so each
+        # is searched for once per text ("hep-th" before every hep-th id).
+        run = text[run_at:slash]
+        key = (run, run_at > 0 and text[run_at - 1] in _ARCHIVE_LEFT)
+        found = archives.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            a = _ARCHIVE_BEFORE.search(text, run_at, slash)
+            found = archives[key] = None if a is None else (a.start() - run_at, a.group(1))
+        if found is None:
             continue
-        start = a.start()
+        start = run_at + found[0]
         if start and text[start - 1] == "." and not _after_arxiv_prefix(text, start):
             continue
-        archive = a.group(1).lower()
+        archive = found[1].lower()
         digits, version = m.group(1), m.group(2)
         problem = _legacy_problem(digits, version, archive)
         yield _MENTION(
@@ -538,7 +709,7 @@ id='hep-th/9711200', version=None), None)
         # The common case (a DOI suffix, a DBLP CoRR key) without the full scan; find_arxiv
         # would report exactly this mention, the only one that can span the token.
         yymm, seq, version = bare.group(1, 2, 3)
-        return Identifier(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
+        return _IDENTIFIER(SCHEME, f"{yymm}.{seq}", int(version) if version else None)
     for finder in (find_arxiv, find_arxiv_legacy):
         for mention in finder(token):
             if mention.malformed is None and mention.start == 0 and mention.end == len(token):

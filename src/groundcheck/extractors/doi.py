@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import char_positions, is_long, needle_positions
+from groundcheck.extractors.hints import char_positions, is_long, needle_positions, text_memo
 from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -31,6 +31,11 @@ __all__ = [
 ]
 
 SCHEME = "doi"
+_ID = Identifier._trusted
+_MENTION = Mention._trusted
+"""Every DOI identifier below is ``10.`` and more after percent-decoding and lower-casing (or
+the ``"10."`` fallback), never empty, and every span is a match's ``start <= end``: made
+without the validators (~3 us of attrs ``__init__`` per DOI and per arXiv DOI's alias)."""
 DOI = Scheme(SCHEME, "DOI", "doi:", versioned=False)
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
 """DataCite prefix arXiv registers every paper under: ``10.48550/arXiv.2202.01037``."""
@@ -76,8 +81,11 @@ def _cut_unbalanced(suffix: str) -> str:
     """Cut at the first closing bracket that has no opener inside the DOI (spec rule 3).
 
     Only the brackets are visited (most DOIs have none), not every character."""
+    first = _BRACKET.search(suffix)
+    if first is None:
+        return suffix  # most DOIs: no bracket to balance
     depth = {"(": 0, "<": 0, "{": 0}
-    for m in _BRACKET.finditer(suffix):
+    for m in _BRACKET.finditer(suffix, first.start()):
         ch = m.group()
         if ch in depth:
             depth[ch] += 1
@@ -90,6 +98,8 @@ def _cut_unbalanced(suffix: str) -> str:
 
 
 def _trim_entity(suffix: str) -> str:
+    if "&" not in suffix:
+        return suffix  # an entity starts with "&"
     entity = _ENTITY.search(suffix)
     return suffix if entity is None else suffix[: entity.start()]
 
@@ -242,7 +252,7 @@ def _mention(text: str, m: re.Match[str]) -> Mention | None:
             return None
         end = m.start(2) + len(suffix) if suffix else m.start(2)
         raw_key = normalize_doi(text[start:end]).rstrip("/") or "10."
-        return Mention(Identifier(SCHEME, raw_key), start, end, malformed=problem)
+        return _MENTION(_ID(SCHEME, raw_key), start, end, problem)
     end = m.start(2) + len(written)
     identifier, aliases = _identify(registrant, suffix, version)
     if context is None:
@@ -253,7 +263,7 @@ def _mention(text: str, m: re.Match[str]) -> Mention | None:
             joined, more = _identify(registrant, _trim(m.group(2) + cut.group(1)), None)
             if joined != identifier:
                 aliases = (*aliases, joined, *more)
-    return Mention(identifier, start, end, aliases=aliases)
+    return _MENTION(identifier, start, end, None, aliases)
 
 
 def _identify(
@@ -264,12 +274,12 @@ def _identify(
     if doi.startswith(ARXIV_DOI_PREFIX):
         arxiv = parse_arxiv(doi[len(ARXIV_DOI_PREFIX) :])
         if arxiv is not None:
-            return Identifier(SCHEME, ARXIV_DOI_PREFIX + arxiv.id, arxiv.version), (arxiv,)
+            return _ID(SCHEME, ARXIV_DOI_PREFIX + arxiv.id, arxiv.version), (arxiv,)
     elif doi.startswith(ACL_DOI_PREFIX):
         acl = acl_from_doi(unquote(suffix)[len(_ACL_SUFFIX_PREFIX) :])
         if acl is not None:
-            return Identifier(SCHEME, doi, version), (acl,)
-    return Identifier(SCHEME, doi, version), ()
+            return _ID(SCHEME, doi, version), (acl,)
+    return _ID(SCHEME, doi, version), ()
 
 
 def doi_at(text: str, pos: int, endpos: int | None = None) -> Mention | None:
@@ -280,8 +290,33 @@ def doi_at(text: str, pos: int, endpos: int | None = None) -> Mention | None:
     bounds how far the DOI may run: the URL extractor asks once per URL, and an unbounded DOI
     run through many URLs (``...<1(https://doi.org/...<1(...``) would make that quadratic.
     """
+    if is_long(text):
+        known = _read_in_full(text).get(pos)
+        if known is not None and (endpos is None or known[0] <= endpos):
+            return known[1]
     m = _CANDIDATE.match(text, pos, len(text) if endpos is None else endpos)
     return _mention(text, m) if m is not None else None
+
+
+_Known = dict[int, tuple[int, "Mention | None"]]
+"""The DOIs :func:`find_doi` read in full (:func:`_mention`) in a long text, by start: the end
+of the candidate and what it read."""
+
+
+def _no_known(text: str) -> _Known:
+    return {}
+
+
+def _read_in_full(text: str) -> _Known:
+    """What :func:`find_doi` read in full in ``text`` so far (kept with its needle positions).
+
+    The URL extractor asks :func:`doi_at` for the DOI in every doi.org and publisher URL, the
+    very DOIs :func:`find_doi` reads in full (they sit near a URL mark), ~7 us each. A
+    candidate bounded at ``endpos`` is the unbounded one when that one ends at or before
+    ``endpos``: each repeat of :data:`_CANDIDATE` is possessive and stops at the first
+    character it cannot take (or a ``<`` with no digit after it), which the bound then leaves
+    in place or replaces by the end; so the reading kept is the answer."""
+    return text_memo(text, "doi-read-in-full", _no_known)
 
 
 def find_doi(text: str) -> Iterator[Mention]:
@@ -304,6 +339,7 @@ def find_doi(text: str) -> Iterator[Mention]:
     """
     marks = _UrlMarks.of(text)
     readings: dict[str, _Reading] = {}
+    known = _read_in_full(text) if is_long(text) else None
     n = len(text)
     trusted = Mention._trusted
     for m in _candidates(text):
@@ -313,11 +349,15 @@ def find_doi(text: str) -> Iterator[Mention]:
                 continue  # "110.1000/x", "v10.1000/x": part of another token
             if marks is not None and marks.near(start):
                 mention = _mention(text, m)
+                if known is not None:
+                    known[start] = (end, mention)
                 if mention is not None:
                     yield mention
                 continue
         if end < n and text[end] in _BREAKS:
             mention = _mention(text, m)  # perhaps a DOI cut by a line break: read in full
+            if known is not None:
+                known[start] = (end, mention)
             if mention is not None:
                 yield mention
             continue
@@ -403,7 +443,7 @@ def _plain_reading(m: re.Match[str]) -> _Reading:
     if problem is not None:
         end = m.start(2) + len(suffix) if suffix else m.start(2)
         raw_key = normalize_doi(m.string[base:end]).rstrip("/") or "10."
-        return problem, Identifier(SCHEME, raw_key), end - base, ()
+        return problem, _ID(SCHEME, raw_key), end - base, ()
     identifier, aliases = _identify(registrant, suffix, None)
     return None, identifier, m.start(2) + len(suffix) - base, aliases
 

@@ -25,6 +25,8 @@ __all__ = [
     "needle_near",
     "needle_positions",
     "text_memo",
+    "text_memo_keep",
+    "text_memo_known",
     "word_matches",
 ]
 
@@ -270,6 +272,23 @@ def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:
         memo[key] = compute(text)
     value: T = memo[key]
     return value
+
+
+def text_memo_known(text: str, key: str) -> Any | None:
+    """What :func:`text_memo` keeps for ``text`` under ``key``, or None when nothing is kept
+    (a short text, or not computed yet). A caller whose own pass computes that value on the
+    way (the arXiv extractor's scan of the id dots) asks first, and keeps it after with
+    :func:`text_memo_keep`."""
+    memo = _memo(text)
+    return None if memo is None else memo.get("\x00" + key)
+
+
+def text_memo_keep(text: str, key: str, value: Any) -> None:
+    """Keep ``value`` under ``key`` for ``text``, as :func:`text_memo` would have (nothing is
+    kept for a short text)."""
+    memo = _memo(text)
+    if memo is not None:
+        memo["\x00" + key] = value
 
 
 def hint_positions(low: str, needles: Iterable[str]) -> Iterator[int]:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from groundcheck.extractors.acl import find_acl
-from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
+from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy, url_path_id
 from groundcheck.extractors.dblp import find_dblp
 from groundcheck.extractors.doi import doi_at, in_publisher_url, registered_domain
 from groundcheck.extractors.hints import needle_near, needle_positions
@@ -45,7 +45,14 @@ from groundcheck.extractors.openreview import find_openreview
 from groundcheck.extractors.pubmed import find_pmcid, find_pmid
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.extractors.semanticscholar import find_semanticscholar
-from groundcheck.extractors.urlkey import UrlParts, canonical_url, split_url, unwrap, url_key
+from groundcheck.extractors.urlkey import (
+    UrlParts,
+    canonical_url,
+    split_url,
+    unwrap,
+    unwrapped_key,
+    url_key,
+)
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
 
@@ -56,6 +63,8 @@ URL = Scheme(SCHEME, "URL", "")
 """Cited as its key (``example.com/a``): the key is what two spellings of one page share."""
 
 _MENTION = Mention._trusted
+_KEY = Identifier._trusted
+"""A URL key is never empty (a host, then at least ``/``): made without the validators."""
 """The URL mentions are placed from a candidate's span (``0 <= start < end``), or from a family
 finder's checked mention shifted by the URL's offset: made without the validators."""
 
@@ -71,6 +80,8 @@ _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _NOT_BEFORE_SCHEME = _LETTERS | frozenset("0123456789+.-")
 _TRAILING = frozenset(".,;:!?*_~'\"")
 _CLOSERS = {")": "(", "]": "["}
+_TRIMMABLE = _TRAILING | frozenset(_CLOSERS) | {";"}
+"""The last characters :func:`_trim` may remove; a URL ending in any other is kept whole."""
 _ENTITY_MAX = 32
 _IMAGE_LOOKBACK = 1000
 _ANGLE_MAX = 2048
@@ -108,6 +119,8 @@ def _trim(text: str, start: int, end: int) -> int:
     Parentheses and brackets are counted once, then decremented as closers are stripped, so a
     flood of ``)`` costs one pass (cmark-gfm recounts for each character it removes).
     """
+    if end > start and text[end - 1] not in _TRIMMABLE:
+        return end  # the common case, decided before counting brackets
     opens = {"(": text.count("(", start, end), "[": text.count("[", start, end)}
     closes = {")": text.count(")", start, end), "]": text.count("]", start, end)}
     while end > start:
@@ -135,9 +148,10 @@ def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         if cjk is not None:
             end = cjk.start() + 1
     piece = start
-    for cut in _SPLIT.finditer(text, start, end):
-        yield piece, _trim(text, piece, cut.start())
-        piece = cut.end()
+    if text.find(",", start, end) != -1 or text.find(";", start, end) != -1:  # else no cut
+        for cut in _SPLIT.finditer(text, start, end):
+            yield piece, _trim(text, piece, cut.start())
+            piece = cut.end()
     yield piece, _trim(text, piece, end)
 
 
@@ -199,11 +213,12 @@ def _candidates(text: str) -> Iterator[tuple[int, int, str]]:
 
 Finder = Callable[[str], Iterable[Mention]]
 
+_ARXIV_FINDERS: tuple[Finder, ...] = (find_arxiv, find_arxiv_legacy)
 _FAMILIES: dict[str, tuple[Finder, ...]] = {
-    "arxiv.org": (find_arxiv, find_arxiv_legacy),
-    "ar5iv.org": (find_arxiv, find_arxiv_legacy),
-    "alphaxiv.org": (find_arxiv, find_arxiv_legacy),
-    "xxx.lanl.gov": (find_arxiv, find_arxiv_legacy),
+    "arxiv.org": _ARXIV_FINDERS,
+    "ar5iv.org": _ARXIV_FINDERS,
+    "alphaxiv.org": _ARXIV_FINDERS,
+    "xxx.lanl.gov": _ARXIV_FINDERS,
     "pubmed.ncbi.nlm.nih.gov": (find_pmid,),
     "ncbi.nlm.nih.gov": (find_pmid, find_pmcid),
     "europepmc.org": (find_pmid, find_pmcid),
@@ -281,6 +296,10 @@ def _family(text: str, start: int, end: int, parts: UrlParts) -> Mention | None:
                 break
     if finders is None:
         return _isbn_url(host, parts, start, end)
+    if finders is _ARXIV_FINDERS:
+        quick = url_path_id(text, path_at, end)  # /abs/<id>: what the finders would say
+        if quick is not None:
+            return quick
     piece = text[start:end]
     found: list[Mention] = []
     for finder in finders:
@@ -375,10 +394,15 @@ def find_url(text: str) -> Iterator[Mention]:
         parts = split_url(raw)
         if parts is None:
             continue
-        key = Identifier(SCHEME, url_key(parts))
         inner = _archived(parts)
-        target = unwrap(inner if inner is not None else parts)
-        extra = [Identifier(SCHEME, url_key(inner))] if inner is not None else []
+        if inner is None:
+            target = unwrap(parts)
+            key = _KEY(SCHEME, unwrapped_key(target))  # url_key(parts), unwrapped once
+            extra = []
+        else:
+            key = _KEY(SCHEME, url_key(parts))
+            target = unwrap(inner)
+            extra = [_KEY(SCHEME, unwrapped_key(target))]
         family = _family(text, start, end, target)
         if family is not None:
             if family.end > end:  # a DOI that runs past where a URL stops (SICI "<")

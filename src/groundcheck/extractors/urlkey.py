@@ -35,6 +35,7 @@ __all__ = [
     "split_url",
     "unquote",
     "unwrap",
+    "unwrapped_key",
     "url_key",
 ]
 
@@ -277,7 +278,7 @@ def _encode(m: re.Match[str]) -> str:
 
 def _remove_dot_segments(path: str) -> str:
     """RFC 3986 section 5.2.4, on a path that starts with ``/`` (one pass over its segments)."""
-    if "." not in path:
+    if "/." not in path:  # a "." or ".." segment follows a "/"
         return path
     segments = path.split("/")[1:]
     out: list[str] = []
@@ -397,7 +398,12 @@ def unwrap(parts: UrlParts) -> UrlParts:
 
 def url_key(parts: UrlParts) -> str:
     """The key of a URL already cut by :func:`split_url`."""
-    parts = unwrap(parts)
+    return unwrapped_key(unwrap(parts))
+
+
+def unwrapped_key(parts: UrlParts) -> str:
+    """:func:`url_key` of parts :func:`unwrap` has already unwrapped (the URL extractor
+    unwraps each URL for its own use too: ``url_key(p) == unwrapped_key(unwrap(p))``)."""
     host = _host_rules(parts.host)
     port = "" if parts.port == _DEFAULT_PORTS.get(parts.scheme) else parts.port
     path = parts.path
