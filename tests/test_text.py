@@ -417,3 +417,13 @@ def test_locate_is_counting_from_the_start(text: str, raw: list[int]) -> None:
         (text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1) for off in offsets
     ]
     assert list(locate(text, offsets)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1.-_\n\n\n \tü\u2028&%\\*2005.11401 arXiv")), max_size=80))
+def test_the_paired_hint_gives_the_same_view(text: str) -> None:
+    """``TextView.of(text, paired=...)`` (a caller that knows whether every line break sits
+    in a blank line) builds the view the text alone gives."""
+    from groundcheck.text import _paired_newlines
+
+    assert TextView.of(text, paired=_paired_newlines(text)) == TextView.of(text)

@@ -69,6 +69,10 @@ class FlatOutput:
     fields are not all leaves of ``text`` (a record inside a JSON string, a field under a
     structural key). The identifiers of a record's fields can then be read off the mentions
     already found in ``text``, instead of extracting ``siblings`` again."""
+    strings: tuple[str, ...] = ()
+    """The strings ``text`` joins with blank lines (``"\\n\\n".join(strings)``), in order. When
+    none holds a line break they are the text's blocks: a reader splitting ``text`` at blank
+    lines would only copy them again (:func:`~groundcheck.evidence.mentions.title_text`)."""
 
 
 _NOT_JSON = object()
@@ -337,6 +341,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
             for slot in tracked
         ),
+        tuple(texts),
     )
 
 
