@@ -395,6 +395,9 @@ def year_of(value: Any) -> int | None:
     return None
 
 
+_STRINGS = {str}
+
+
 def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
     """Author names, first author first, from a string, a list of names, or name records.
 
@@ -411,7 +414,17 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
         elif text:
             names = [text]
     elif isinstance(value, list):
-        for item in value[:limit]:
+        head = value[:limit]
+        if set(map(type, head)) == _STRINGS:
+            # A list of plain strings (the usual author list): stripped and tested in C. Joined
+            # by single spaces, stripped names are printable with no double space exactly
+            # when each of them is (what the test below asks of each).
+            names = list(filter(None, map(str.strip, head)))
+            joined = " ".join(names)
+            if joined.isprintable() and "  " not in joined:
+                return tuple(names)
+            return tuple([" ".join(n.split()) for n in names])
+        for item in head:
             name = item.strip() if type(item) is str else _name_of(item)
             if name:
                 names.append(name)
