@@ -229,8 +229,18 @@ def make_evidence(
     return Evidence(
         tool=tool,
         call_id=call_id,
-        identifiers=frozenset(_shared(i, shared) for i in identifiers),
-        titles=tuple(_shared(t, shared) for t in dict.fromkeys(titles)),
+        # (without a shared dict, the set is copied with the hashes it holds: an Identifier's
+        # hash is a Python call, and a search result holds hundreds)
+        identifiers=(
+            frozenset(identifiers)
+            if shared is None
+            else frozenset(_shared(i, shared) for i in identifiers)
+        ),
+        titles=(
+            tuple(dict.fromkeys(titles))
+            if shared is None
+            else tuple(_shared(t, shared) for t in dict.fromkeys(titles))
+        ),
         empty=is_empty,
         errored=errored,
         recorded=recorded,
