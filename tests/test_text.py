@@ -417,3 +417,41 @@ def test_locate_is_counting_from_the_start(text: str, raw: list[int]) -> None:
         (text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1) for off in offsets
     ]
     assert list(locate(text, offsets)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab1.-_\n\n\n \tü\u2028&%\\*2005.11401 arXiv")), max_size=80))
+def test_the_paired_hint_gives_the_same_view(text: str) -> None:
+    """``TextView.of(text, paired=...)`` (a caller that knows whether every line break sits
+    in a blank line) builds the view the text alone gives."""
+    from groundcheck.text import _paired_newlines
+
+    assert TextView.of(text, paired=_paired_newlines(text)) == TextView.of(text)
+
+
+@pytest.mark.parametrize("method", ["finditer", "findall", "match", "fullmatch", "search", "sub"])
+def test_a_lazy_pattern_answers_as_the_compiled_one_before_and_after_compiling(
+    method: str,
+) -> None:
+    """Its first call compiles the pattern (and from then on each method is the compiled
+    pattern's own): both calls answer what ``re`` answers, positions and keywords included."""
+    import re
+
+    from groundcheck.text import LazyPattern
+
+    lazy, compiled = LazyPattern(r"(\d+)"), re.compile(r"(\d+)")
+    args: tuple[object, ...] = ("-", "a 12 b 3") if method == "sub" else ("a 12 b 3", 1, 7)
+
+    def norm(value: object) -> object:
+        if isinstance(value, re.Match):
+            return value.span(), value.groups()
+        if method == "finditer":
+            return [m.span() for m in value]  # type: ignore[attr-defined]
+        return value
+
+    want = norm(getattr(compiled, method)(*args))
+    assert norm(getattr(lazy, method)(*args)) == want  # compiles
+    assert norm(getattr(lazy, method)(*args)) == want  # the compiled pattern's own method
+    assert getattr(lazy, method) == getattr(lazy.compiled, method)
+    if method != "sub":
+        assert norm(getattr(lazy, method)("a 12 b 3", pos=1, endpos=7)) == want

@@ -182,6 +182,9 @@ _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 _ARCHIVE_DASH = f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})"
 
 
+_PATTERN_METHODS = ("finditer", "findall", "match", "fullmatch", "search", "sub")
+
+
 class LazyPattern:
     """A regex compiled on first use, with the methods of a compiled pattern.
 
@@ -191,11 +194,11 @@ class LazyPattern:
     a break does). Give either the pattern (and flags) or a function that builds it.
 
     >>> p = LazyPattern(r"[0-9]+")
-    >>> p.findall("a 12 b 3"), p.compiled is p.compiled
-    (['12', '3'], True)
+    >>> p.findall("a 12 b 3"), p.compiled is p.compiled, p.search("x 7").group()
+    (['12', '3'], True, '7')
     """
 
-    __slots__ = ("_build", "_compiled")
+    __slots__ = ("__dict__", "_build", "_compiled")
 
     def __init__(self, pattern: str | Callable[[], re.Pattern[str]], flags: int = 0) -> None:
         self._build: Callable[[], re.Pattern[str]] = (
@@ -206,8 +209,15 @@ class LazyPattern:
     @property
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = self._build()
+            compiled = self._compiled = self._build()
+            # From now on each method below is the compiled pattern's own bound method, put in
+            # the instance's dict (where it hides the class's): a call costs what a call of the
+            # compiled pattern costs, with no Python frame of this class in between (tens of
+            # thousands of calls on a large audit).
+            vars(self).update({name: getattr(compiled, name) for name in _PATTERN_METHODS})
         return self._compiled
+
+    # The methods, until the first use compiles the pattern:
 
     def finditer(
         self, text: str, pos: int = 0, endpos: int = sys.maxsize
@@ -357,7 +367,12 @@ def _content_end(text: str) -> int:
 
 
 def _candidates(
-    text: str, ascii: bool, chars: frozenset[str] | None = None, *, dotspace: bool = True
+    text: str,
+    ascii: bool,
+    chars: frozenset[str] | None = None,
+    *,
+    dotspace: bool = True,
+    paired: bool | None = None,
 ) -> Iterator[_Candidate]:
     """Every place the view may rewrite, in text order.
 
@@ -366,7 +381,8 @@ def _candidates(
     is a ``memchr``), and the non-ASCII scans are gated on the set of non-ASCII characters
     the text holds (found once), so a scan that can find nothing is never run. Without
     ``dotspace`` the scan for spaces after dots is left out (:func:`_needs_view` looks for
-    those near an arXiv prefix only).
+    those near an arXiv prefix only). ``paired`` is what :func:`_paired_newlines` would say,
+    when the caller knows it (None: worked out here).
     """
     end = _content_end(text)
     find = text.find
@@ -374,7 +390,7 @@ def _candidates(
     breaks = not present.isdisjoint(_BREAK_CHARS) or (  # a hyphen-break needs one
         not ascii and any(find(ch, 0, end) != -1 for ch in _BREAK_CHARS if not ch.isascii())
     )
-    paired = "\n" in present and _paired_newlines(text)
+    paired = "\n" in present and (_paired_newlines(text) if paired is None else paired)
     streams = [
         _stream(text, kind, priority, pattern)
         for literal, kind, priority, pattern in _ASCII_SCANS
@@ -778,7 +794,7 @@ def _rewrite(kind: str, run: str, tail: str, peek: _Peek) -> str | None:
     return folded
 
 
-def _needs_view(text: str) -> bool:
+def _needs_view(text: str, paired: bool | None = None) -> bool:
     """Would the view of this ASCII text differ from it? (The view so far *is* the text, so
     each candidate is decided on the text itself, independently of the others, and the first
     rewrite answers.)
@@ -786,9 +802,11 @@ def _needs_view(text: str) -> bool:
     A space after a dot is dropped only after an arXiv prefix (``arXiv:2005. 11401``), which
     the rule reads in the text just before it; here that text is the original, so only dots
     after a written "arxiv" (any case) can be rewritten, and only those are scanned (a scan
-    of every dot in prose was most of the cost of this check on a 10 MB report).
+    of every dot in prose was most of the cost of this check on a 10 MB report). ``paired``:
+    see :meth:`TextView.of`.
     """
-    for candidates in (_candidates(text, ascii=True, dotspace=False), _arxiv_dotspaces(text)):
+    scans = (_candidates(text, ascii=True, dotspace=False, paired=paired), _arxiv_dotspaces(text))
+    for candidates in scans:
         for start, _, end, kind in candidates:
             run = text[start:end]
             tail = text[max(0, start - _TAIL_LEN) : start]
@@ -903,12 +921,18 @@ class TextView:
     """For each invisible character removed up front: how many characters were kept before it."""
 
     @classmethod
-    def of(cls, original: str) -> TextView:
+    def of(cls, original: str, *, paired: bool | None = None) -> TextView:
+        """The view of ``original``. ``paired`` may say whether every line break of it sits
+        in a run of even length (blank lines only, as in the strings of a tool output joined
+        by blank lines, none holding a break): the caller that joined them knows it from one
+        count, where the view would take two scans to find out."""
         if original.isascii():
-            return cls._build(original) if _needs_view(original) else cls(original, original)
+            if _needs_view(original, paired):
+                return cls._build(original, paired=paired)
+            return cls(original, original)
         chars = _non_ascii(original)
         if chars.isdisjoint(INVISIBLE):
-            return cls._build(original, chars)
+            return cls._build(original, chars, paired=paired)
         # Invisible characters go first, in one pass, with a compact map of where they were:
         # a flood of zero-width spaces would otherwise cost a Python step each.
         deleted = [m.start() for m in _INVISIBLE_RE.finditer(original)]
@@ -923,7 +947,9 @@ class TextView:
         )
 
     @classmethod
-    def _build(cls, original: str, chars: frozenset[str] | None = None) -> TextView:
+    def _build(
+        cls, original: str, chars: frozenset[str] | None = None, *, paired: bool | None = None
+    ) -> TextView:
         # The loop runs once per candidate, and a hostile text is nothing but candidates:
         # copying, mapping and the tail are written out inline rather than as helper calls.
         pieces: list[str] = []
@@ -933,7 +959,9 @@ class TextView:
         tail = ""  # the view's last characters, for the grammar's decisions
         size = _TAIL_LEN
         decided: dict[tuple[str, str, str, str], str | None] = {}
-        for start, _, end, kind in _candidates(original, original.isascii(), chars):
+        for start, _, end, kind in _candidates(
+            original, original.isascii(), chars, paired=paired
+        ):
             if start < opos:
                 continue  # inside a candidate already rewritten
             if start > opos:  # copy the text before the candidate as it is

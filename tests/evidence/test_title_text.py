@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,10 @@ from groundcheck.evidence import load_evidence, trace
 from groundcheck.evidence.mentions import output_mentions, title_text
 from groundcheck.evidence.trace import STRUCTURAL_KEYS, make_evidence
 from groundcheck.evidence.walk import flatten
-from groundcheck.extractors import find_mentions
+from groundcheck.extractors import Extractor, find_mentions
 from groundcheck.extractors.builtin import BUILTIN
-from groundcheck.model import Evidence
+from groundcheck.extractors.title import TitleExtractor
+from groundcheck.model import Evidence, Mention
 from groundcheck.text import TextView
 
 TESTS = Path(__file__).resolve().parent.parent
@@ -135,10 +137,17 @@ def _records(shape: str, texts: list[str]) -> Any:
 SHAPES = ["tavily", "exa", "semanticscholar", "openalex", "arxiv"]
 
 
+def _as_it_is(
+    text: str, extractors: Sequence[Extractor], blocks: Sequence[str] | None = None
+) -> list[tuple[Mention, str]]:
+    """What make_evidence found before the copy: every extractor reading the text itself."""
+    return find_mentions(text, extractors)
+
+
 def _both(output: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Evidence, Evidence]:
     new = make_evidence("search", "c1", output, BUILTIN)
     with monkeypatch.context() as m:
-        m.setattr(trace, "output_mentions", find_mentions)
+        m.setattr(trace, "output_mentions", _as_it_is)
         old = make_evidence("search", "c1", output, BUILTIN)
     return new, old
 
@@ -199,7 +208,7 @@ def test_evidence_of_generated_outputs_is_unchanged(
     output = {"records": _records(shape, texts), "extra": extra}
     new = make_evidence("search", "c1", output, BUILTIN)
     saved = trace.output_mentions
-    trace.output_mentions = find_mentions
+    trace.output_mentions = _as_it_is
     try:
         old = make_evidence("search", "c1", output, BUILTIN)
     finally:
@@ -224,7 +233,7 @@ def test_real_traces_give_the_same_evidence(path: Path, monkeypatch: pytest.Monk
     except Exception as exc:  # not a trace (a case description, an expected-output file)
         pytest.skip(f"not evidence: {type(exc).__name__}")
     with monkeypatch.context() as m:
-        m.setattr(trace, "output_mentions", find_mentions)
+        m.setattr(trace, "output_mentions", _as_it_is)
         old = load_evidence(path).evidence
     assert new == old
 
@@ -239,6 +248,26 @@ _TOKENS = st.sampled_from(
      "- ", "1. ", "[1] ", "=", "===", "|", "---", "`", "```", "title", "title={", "}", "@article{",
      "References", "Sources:", ",", ".", ":", "et al.", "Lewis, P.", "\t", ">", "\\section{"]
 )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_PIECE, st.lists(_TOKENS, max_size=12).map("".join)), max_size=60))
+def test_the_strings_of_an_output_are_its_blocks(strings: list[str]) -> None:
+    """make_evidence hands title_text the flattened strings as the text's blocks when none
+    holds a line break: the copy is the one made by splitting the text."""
+    strings = [s.replace("\n", " ").replace("\r", " ") for s in strings]
+    flat = flatten(strings)
+    if not flat.text:
+        return  # (make_evidence reads no text then)
+    assert flat.text.count("\n") == 2 * (len(flat.strings) - 1)
+    view = TextView.of(flat.text, paired=True)
+    assert view == TextView.of(flat.text)
+    if not view.is_identity:
+        return
+    ids = [m for e in BUILTIN if e.name != "title" for m in e.find(view.text)]
+    title = next(e for e in BUILTIN if isinstance(e, TitleExtractor))
+    assert title_text(view.text, ids, title, flat.strings) == title_text(view.text, ids, title)
+    assert output_mentions(view.text, BUILTIN, flat.strings) == find_mentions(view.text, BUILTIN)
 
 
 @settings(max_examples=500, deadline=None)

@@ -58,12 +58,15 @@ _SMALL = 4096
 """Only so much of a text is counted to tell whether it has enough blocks to be worth a copy."""
 
 
-def output_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Mention, str]]:
+def output_mentions(
+    text: str, extractors: Sequence[Extractor], blocks: Sequence[str] | None = None
+) -> list[tuple[Mention, str]]:
     """``find_mentions(text, extractors)``, with the title extractor reading :func:`title_text`.
 
     Only the built-in :class:`~groundcheck.extractors.title.TitleExtractor` reads the copy (its
     rules are the ones the copy keeps); any other extractor with ``find_beside`` means the
-    text is read as it is.
+    text is read as it is. ``blocks``, when given, are ``text.split("\n\n")`` (see
+    :func:`title_text`).
     """
     if text.count("\n\n", 0, _SMALL) < 2 * _MIN_SAVING - 1:
         return find_mentions(text, extractors)  # too few blocks to collapse: no copy
@@ -77,21 +80,27 @@ def output_mentions(text: str, extractors: Sequence[Extractor]) -> list[tuple[Me
     first = [m for m, _ in found]
     for extractor in second:
         assert isinstance(extractor, TitleExtractor)
-        copy = title_text(text, first, extractor)
+        copy = title_text(text, first, extractor, blocks)
         beside, kept = (text, first) if copy is None else copy
         found.extend(_run(extractor, beside, kept))
     return resolve_overlaps(found)  # exactly as find_mentions does for the real text
 
 
 def title_text(
-    text: str, ids: Sequence[Mention], extractor: TitleExtractor | None = None
+    text: str,
+    ids: Sequence[Mention],
+    extractor: TitleExtractor | None = None,
+    blocks: Sequence[str] | None = None,
 ) -> tuple[str, list[Mention]] | None:
     """``text`` with its runs of plain lines (see the module docstring) made one line of the
     same length, and the identifiers outside those runs; None when nothing would be saved or
     the text must be read as it is.
 
     ``ids`` are the identifier mentions found in ``text`` (every extractor's, before overlaps
-    are resolved: what the title extractor is handed).
+    are resolved: what the title extractor is handed). ``blocks`` are ``text.split("\n\n")``
+    when the caller has them already: a flattened tool output is its strings joined by blank
+    lines, and when none holds a line break they are its blocks (splitting the text again
+    copies every one of them, a tenth of this function's cost on a search result).
 
     >>> out = "authors\\n\\nWang, A.\\n\\nChen, B.\\n\\n" * 6
     >>> out += "See \\"Toy Models of Superposition\\"."
@@ -105,7 +114,8 @@ def title_text(
         return None
     # Blocks between blank lines: a block without a line break is one line between blank
     # lines (a block starting with a line break follows a blank line of its own: kept).
-    blocks = text.split("\n\n")
+    if blocks is None:
+        blocks = text.split("\n\n")
     n = len(blocks)
     if n < 2 * _MIN_SAVING:
         return None
@@ -135,11 +145,9 @@ def title_text(
         for m in _TITLE_FIELD.finditer(text):
             mark(m.start(), m.end())
     year = bytearray(n)
-    for pattern in _YEAR_HEADS:
+    for pattern in _YEARS:
         for m in pattern.finditer(text):
-            at = m.start()
-            if _is_year(text, at):
-                year[bisect_right(starts, at) - 1] = 1
+            year[bisect_right(starts, m.start()) - 1] = 1
     alone: list[int] = []  # blocks that are one identifier (with a glued label) may be plain
     for ident in ids:
         i = bisect_right(starts, ident.start) - 1
@@ -171,7 +179,11 @@ def title_text(
         if "\n" not in block:
             head = block[:1]
             if head.isalpha():
-                if len(block) > 80 or not _label(block):
+                # (_label's own first test, inline: a line longer than every label word,
+                # with nothing at its end to strip, is none; shorter ones repeat, and take
+                # the memo below, which gives what _label says of them)
+                size = len(block)
+                if size > 80 or (size > _LONGEST_LABEL and block[-1] not in " \t:"):
                     memo[block] = _PROSE
                     continue
             elif head.isdigit():
@@ -237,25 +249,18 @@ _RUN = re.compile(rb"\x01(?:[\x01\x02]*\x01)?")
 
 _OPENERS = '"“‘«[{}\r'
 """Quote openers, a link's bracket, braces (where a BibTeX value ends), a carriage return."""
-_YEAR_HEADS = (re.compile(r"20\d\d(?!\d|\.\d)"), re.compile(r"1[6-9]\d\d(?!\d|\.\d)"))
-"""Where a year may be (two patterns with a literal head: each is a fast scan), with the year
-test's look-ahead, so the heads of arXiv ids (``2003.12345``) take no Python step. Positions
-inside a run of digits that a rejected match would have consumed are found instead, and
-rejected by the look-behind of :func:`_is_year` (a digit precedes them): the same years."""
+_YEARS = (
+    re.compile(r"20(?<![\d./:-]20)\d\d(?!\d|\.\d)"),
+    re.compile(r"1(?<![\d./:-]1)[6-9]\d\d(?!\d|\.\d)"),
+)
+"""The years of reference entries (``(?<![\\d./:-])(?:1[6-9]|20)\\d{2}(?!\\d|\\.\\d)``) as two
+patterns with a literal head (each a fast scan), the look-behind put after the head: every
+match is a year, and neither the heads of arXiv ids (``2003.12345``) nor digits inside a
+longer number take a Python step."""
 _GLUED_LABEL = re.compile(r"[A-Za-z]{1,16}:")
 """``arXiv:`` glued to an identifier: one word, never a title beside it."""
 _NUMBERED = re.compile(r"\d{1,5}[.)](?:[ \t]|$)")
 """A line that opens with a number is a list item when a dot or parenthesis and a blank follow."""
-
-
-def _is_year(text: str, at: int) -> bool:
-    """The year test of reference entries (``(?<![\\d./:-])(?:1[6-9]|20)\\d{2}(?!\\d|\\.\\d)``)
-    at ``at``, where one of :data:`_YEAR_HEADS` matched."""
-    before = text[at - 1] if at else ""
-    if before and (before.isdecimal() or before in "./:-"):
-        return False
-    after = text[at + 4 : at + 6]
-    return not (after[:1].isdecimal() or (after[:1] == "." and after[1:2].isdecimal()))
 
 
 _SHAPES: dict[str, int] = {}

@@ -170,13 +170,22 @@ def make_evidence(
     identifiers: set[Identifier] = set()
     titles: list[str] = list(flat.titles)
     works: list[Work] = []
-    text_view = TextView.of(flat.text) if flat.text else None
+    text_view: TextView | None = None
+    blocks: tuple[str, ...] | None = None
+    if flat.text:
+        # The text is the output's strings joined by blank lines. When none of them holds a
+        # line break (one count tells), every break sits in a blank line, and the strings are
+        # the blocks the title finder's copy is made from.
+        plain = flat.text.count("\n") == 2 * (len(flat.strings) - 1)
+        text_view = TextView.of(flat.text, paired=True if plain else None)
+        if plain and text_view.is_identity:
+            blocks = flat.strings
     view = text_view.text if text_view is not None else ""
     echoes: list[tuple[int, int]] = []
     if view:
         if arguments:
             echoes.extend(echo_spans(view, _in_view(arguments, view)))
-        every = output_mentions(view, extractors)
+        every = output_mentions(view, extractors, blocks)
         found = [m for m, _ in every if m.malformed is None]
         if names and found:
             echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))
@@ -220,8 +229,18 @@ def make_evidence(
     return Evidence(
         tool=tool,
         call_id=call_id,
-        identifiers=frozenset(_shared(i, shared) for i in identifiers),
-        titles=tuple(_shared(t, shared) for t in dict.fromkeys(titles)),
+        # (without a shared dict, the set is copied with the hashes it holds: an Identifier's
+        # hash is a Python call, and a search result holds hundreds)
+        identifiers=(
+            frozenset(identifiers)
+            if shared is None
+            else frozenset(_shared(i, shared) for i in identifiers)
+        ),
+        titles=(
+            tuple(dict.fromkeys(titles))
+            if shared is None
+            else tuple(_shared(t, shared) for t in dict.fromkeys(titles))
+        ),
         empty=is_empty,
         errored=errored,
         recorded=recorded,

@@ -69,6 +69,10 @@ class FlatOutput:
     fields are not all leaves of ``text`` (a record inside a JSON string, a field under a
     structural key). The identifiers of a record's fields can then be read off the mentions
     already found in ``text``, instead of extracting ``siblings`` again."""
+    strings: tuple[str, ...] = ()
+    """The strings ``text`` joins with blank lines (``"\\n\\n".join(strings)``), in order. When
+    none holds a line break they are the text's blocks: a reader splitting ``text`` at blank
+    lines would only copy them again (:func:`~groundcheck.evidence.mentions.title_text`)."""
 
 
 _NOT_JSON = object()
@@ -337,6 +341,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
             for slot in tracked
         ),
+        tuple(texts),
     )
 
 
@@ -390,6 +395,9 @@ def year_of(value: Any) -> int | None:
     return None
 
 
+_STRINGS = {str}
+
+
 def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
     """Author names, first author first, from a string, a list of names, or name records.
 
@@ -406,7 +414,17 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
         elif text:
             names = [text]
     elif isinstance(value, list):
-        for item in value[:limit]:
+        head = value[:limit]
+        if set(map(type, head)) == _STRINGS:
+            # A list of plain strings (the usual author list): stripped and tested in C. Joined
+            # by single spaces, stripped names are printable with no double space exactly
+            # when each of them is (what the test below asks of each).
+            names = list(filter(None, map(str.strip, head)))
+            joined = " ".join(names)
+            if joined.isprintable() and "  " not in joined:
+                return tuple(names)
+            return tuple([" ".join(n.split()) for n in names])
+        for item in head:
             name = item.strip() if type(item) is str else _name_of(item)
             if name:
                 names.append(name)
