@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from groundcheck.extractors import identifiers_in
 from groundcheck.extractors.acl import ACL_EXTRACTOR
@@ -129,3 +131,24 @@ def test_every_key_renders_something_its_extractor_can_read() -> None:
         text = labelled(key, samples[scheme])
         assert text is not None
         assert any(i.scheme == scheme for i in identifiers_in(text, IDS)), (key, text)
+
+
+@given(st.text(max_size=30))
+def test_a_key_normalised_from_the_memo_is_normalised_as_afresh(key: str) -> None:
+    import re
+
+    from groundcheck.extractors import keys
+
+    afresh = re.sub(r"[-_ ]", "", key.lower())
+    assert keys._normal(key) == afresh  # first time: computed (and kept)
+    assert keys._normal(key) == afresh  # second time: from the memo
+    assert scheme_of_key(key) == (EVIDENCE_KEYS[afresh][0] if afresh in EVIDENCE_KEYS else None)
+
+
+def test_the_key_memo_stops_growing_at_its_bound() -> None:
+    from groundcheck.extractors import keys
+
+    for i in range(keys._MOST_KEYS + 100):
+        keys._normal(f"hostile-key-{i}")
+    assert len(keys._NORMAL) <= keys._MOST_KEYS
+    assert keys._normal("Arxiv_ID") == "arxivid"

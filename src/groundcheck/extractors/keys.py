@@ -59,8 +59,20 @@ _S2_SHA = LazyPattern(r"[0-9A-Fa-f]{40}")
 _MAX_VALUE = 300
 
 
+_NORMAL: dict[str, str] = {}
+"""Key -> its normal form. A tool's records repeat a handful of keys thousands of times (10,000
+``labelled`` calls in one audit of 100 searches), so each key is normalised once; a hostile
+output with ever-new keys stops filling it at :data:`_MOST_KEYS`."""
+_MOST_KEYS = 4096
+
+
 def _normal(key: str) -> str:
-    return _SEPARATORS.sub("", key.lower())
+    normal = _NORMAL.get(key)
+    if normal is None:
+        normal = _SEPARATORS.sub("", key.lower())
+        if len(_NORMAL) < _MOST_KEYS:
+            _NORMAL[key] = normal
+    return normal
 
 
 def scheme_of_key(key: str) -> str | None:
