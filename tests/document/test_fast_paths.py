@@ -333,3 +333,28 @@ def test_section_ids_are_those_of_the_loop_over_blocks(text: str) -> None:
             expected[heading].extend(by_block.get(i, ()))
     assert pairing.section_ids == expected
     assert list(pairing.section_ids) == list(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.integers(0, 200_000),
+    st.integers(1, 9),
+    st.sampled_from(["i", "q"]),
+)
+def test_extending_a_column_by_chunks_is_extending_it(
+    start: int, count: int, step: int, typecode: str
+) -> None:
+    """blocks.extend_range (by lists of 65,536) stores what array.extend stores."""
+    from array import array
+
+    from groundcheck.document.blocks import extend_range
+
+    numbers = range(start, start + count * step, step)
+    fast, slow = array(typecode, [7]), array(typecode, [7])
+    extend_range(fast, numbers)
+    slow.extend(numbers)
+    assert fast == slow
+    extend_range(fast, iter(numbers[:100]))
+    slow.extend(numbers[:100])
+    assert fast == slow
