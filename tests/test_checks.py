@@ -501,3 +501,37 @@ def test_an_id_beside_a_returned_title_in_prose_stays_an_error() -> None:
     report = f"We use {RAG} (doi:10.5555/3495724.3496517) throughout."
     findings = [f for f in audit(report, _S2).findings if f.code == "fabricated-id"]
     assert [f.severity for f in findings] == ["error"]
+
+
+def test_checks_read_the_context_as_the_maps_over_every_citation_did() -> None:
+    """The grounding map is made when first asked, and malformed-id looks up only the works of
+    malformed citations: each gives what the map over every citation gave, on a verdict's
+    own context and on one whose works are shuffled against its citations (a context built
+    by hand)."""
+    import random
+
+    from groundcheck.checks import AuditContext, FabricatedIds, MalformedIds
+
+    report = (
+        "See arXiv:2005.11401, arXiv:2013.00001, doi:10.1234/abc and arXiv:2005.1140.\n\n"
+        "## References\n1. Lewis (2020). RAG. arXiv:2005.11401\n"
+        "2. Smith (2021). Made Up. arXiv:2013.00001 and arXiv:2101.99999\n"
+        f"3. {DPR}. doi:10.1234/abc\n"
+    )
+    v = audit(report, CALLS)
+    assert any(g.citation.malformed for g in v.citations)
+    shuffled = list(v.works)
+    random.Random(3).shuffle(shuffled)
+    for works in (v.works, tuple(shuffled), ()):
+        ctx = AuditContext(report, v.citations, v.evidence, works=works)
+        by_citation = {id(g.citation): g for g in v.citations}
+        for g in v.citations:
+            assert ctx.grounding(g.citation) is by_citation[id(g.citation)]
+        owner = {id(c): wg.work for wg in works for c in wg.work.identifiers}
+        found = list(MalformedIds().run(ctx))
+        malformed = [g.citation for g in v.citations if g.citation.malformed is not None]
+        assert [f.citation for f in found] == malformed
+        assert [f.work for f in found] == [owner.get(id(c)) for c in malformed]
+        if works is v.works:  # the malformed id of the prose is a work of its own
+            assert any(f.work is not None for f in found)
+        assert [f.message for f in FabricatedIds().run(ctx)]
