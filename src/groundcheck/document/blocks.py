@@ -17,7 +17,7 @@ import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import accumulate, islice
+from itertools import accumulate, islice, repeat
 from operator import lt
 from typing import overload
 
@@ -225,10 +225,10 @@ def offsets(size: int) -> array[int]:
 
 def extend_range(column: array[int], numbers: Iterable[int]) -> None:
     """``column.extend(numbers)``, twice as fast: ``array.extend`` stores the items of an
-    iterable one by one, ``fromlist`` a list at C speed (made 65,536 at a time, so the ints
+    iterable one by one, ``fromlist`` a list at C speed (made 4,096 at a time, so the ints
     it holds for a moment stay few)."""
     numbers = iter(numbers)
-    while chunk := list(islice(numbers, 65_536)):
+    while chunk := list(islice(numbers, 4096)):
         column.fromlist(chunk)
 
 
@@ -313,10 +313,10 @@ class Blocks(Sequence[Block]):
         extend_range(self.ends, range(first.end, first.end + shift, size))
         extend_range(self.lines, range(first.line, first.line + count))
         self.levels += array(self.levels.typecode, (first.level,)) * count
-        self.labels += [first.label] * count
-        self.markers += [first.marker] * count
+        self.labels.extend(repeat(first.label, count))
+        self.markers.extend(repeat(first.marker, count))
         self.rows += array(self.rows.typecode, (first.row,)) * count
-        self.headers += [first.header] * count
+        self.headers.extend(repeat(first.header, count))
 
     def in_order(self) -> bool:
         """Do the blocks start at strictly increasing offsets?"""
