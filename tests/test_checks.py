@@ -535,3 +535,28 @@ def test_checks_read_the_context_as_the_maps_over_every_citation_did() -> None:
         if works is v.works:  # the malformed id of the prose is a work of its own
             assert any(f.work is not None for f in found)
         assert [f.message for f in FabricatedIds().run(ctx)]
+
+
+def test_a_work_names_each_identifier_once_in_order_as_before() -> None:
+    """fabricated-id names a work's identifiers by each distinct identifier object (a flood's
+    citations share one): the same names, in the same order, as naming every citation."""
+    from groundcheck.auditor import Auditor
+    from groundcheck.checks import AuditContext, FabricatedIds
+
+    flood = "doi:10.1234/x " * 50
+    report = (
+        f"{flood}\n\n## References\n"
+        "1. Smith (2021). Made Up. arXiv:2103.00001 and doi:10.9999/zz and arXiv:2103.00001\n"
+    )
+    v = audit(report, CALLS)
+    schemes = Auditor().schemes
+    ctx = AuditContext(report, v.citations, v.evidence, works=v.works, schemes=schemes)
+    found = list(FabricatedIds().run(ctx))
+    assert len(found) == len([wg for wg in v.works if not wg.grounded])
+    for f in found:
+        assert f.work is not None
+        missing = [c for c in f.work.identifiers if c.malformed is None]
+        named = list(dict.fromkeys(ctx.cited_as(c.identifier) for c in missing))
+        assert f.message.startswith(f"{' and '.join(named)} {'is' if len(named) == 1 else 'are'}")
+    assert any("cited 50 times" in f.message for f in found)
+    assert any(" and " in f.message.split(" not in ")[0] for f in found)

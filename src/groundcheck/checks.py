@@ -269,11 +269,16 @@ class FabricatedIds:
             missing = [c for c in work.identifiers if c.malformed is None]
             if not missing:
                 continue
-            named = list(dict.fromkeys(ctx.cited_as(c.identifier) for c in missing))
+            # Each identifier object named once (a flood's citations share one), in order.
+            distinct = {id(c.identifier): c.identifier for c in missing}.values()
+            named = list(dict.fromkeys(map(ctx.cited_as, distinct)))
             where = next((c for c in missing if work.start <= c.start < work.end), missing[0])
             verb = "is" if len(named) == 1 else "are"
             lowered, also = severity, ""
-            elsewhere = [same_page(c) for c in missing]
+            # Asked of every identifier only when each is a web page (same_page is None for
+            # any other scheme).
+            web = all(c.scheme == "url" for c in missing)
+            elsewhere = [same_page(c) for c in missing] if web else [None]
             if all(r is not None for r in elsewhere):  # every one a returned page elsewhere
                 lowered = WARNING
                 shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in elsewhere if r))
