@@ -199,7 +199,14 @@ def _peak_mib(name: str, size: int) -> tuple[float, float] | None:
 
 
 def hostile_table(size: int = 1_000_000, rounds: int = 3) -> tuple[float, float]:
-    """Print the table; return the worst CPU ratio and the worst memory factor."""
+    """Print the table; return the worst CPU ratio and the worst memory factor.
+
+    The CPU times are measured on this checkout's ``src``, as the memory processes are (their
+    ``PYTHONPATH``), not on whichever groundcheck is installed: an editable install of
+    another worktree would time one tree and measure the memory of another."""
+    src = str(HERE.parent / "src")
+    if sys.path[:1] != [src]:
+        sys.path.insert(0, src)
     from groundcheck import audit
 
     benign, calls = _hostile_case("benign", size)

@@ -501,3 +501,62 @@ def test_an_id_beside_a_returned_title_in_prose_stays_an_error() -> None:
     report = f"We use {RAG} (doi:10.5555/3495724.3496517) throughout."
     findings = [f for f in audit(report, _S2).findings if f.code == "fabricated-id"]
     assert [f.severity for f in findings] == ["error"]
+
+
+def test_checks_read_the_context_as_the_maps_over_every_citation_did() -> None:
+    """The grounding map is made when first asked, and malformed-id looks up only the works of
+    malformed citations: each gives what the map over every citation gave, on a verdict's
+    own context and on one whose works are shuffled against its citations (a context built
+    by hand)."""
+    import random
+
+    from groundcheck.checks import AuditContext, FabricatedIds, MalformedIds
+
+    report = (
+        "See arXiv:2005.11401, arXiv:2013.00001, doi:10.1234/abc and arXiv:2005.1140.\n\n"
+        "## References\n1. Lewis (2020). RAG. arXiv:2005.11401\n"
+        "2. Smith (2021). Made Up. arXiv:2013.00001 and arXiv:2101.99999\n"
+        f"3. {DPR}. doi:10.1234/abc\n"
+    )
+    v = audit(report, CALLS)
+    assert any(g.citation.malformed for g in v.citations)
+    shuffled = list(v.works)
+    random.Random(3).shuffle(shuffled)
+    for works in (v.works, tuple(shuffled), ()):
+        ctx = AuditContext(report, v.citations, v.evidence, works=works)
+        by_citation = {id(g.citation): g for g in v.citations}
+        for g in v.citations:
+            assert ctx.grounding(g.citation) is by_citation[id(g.citation)]
+        owner = {id(c): wg.work for wg in works for c in wg.work.identifiers}
+        found = list(MalformedIds().run(ctx))
+        malformed = [g.citation for g in v.citations if g.citation.malformed is not None]
+        assert [f.citation for f in found] == malformed
+        assert [f.work for f in found] == [owner.get(id(c)) for c in malformed]
+        if works is v.works:  # the malformed id of the prose is a work of its own
+            assert any(f.work is not None for f in found)
+        assert [f.message for f in FabricatedIds().run(ctx)]
+
+
+def test_a_work_names_each_identifier_once_in_order_as_before() -> None:
+    """fabricated-id names a work's identifiers by each distinct identifier object (a flood's
+    citations share one): the same names, in the same order, as naming every citation."""
+    from groundcheck.auditor import Auditor
+    from groundcheck.checks import AuditContext, FabricatedIds
+
+    flood = "doi:10.1234/x " * 50
+    report = (
+        f"{flood}\n\n## References\n"
+        "1. Smith (2021). Made Up. arXiv:2103.00001 and doi:10.9999/zz and arXiv:2103.00001\n"
+    )
+    v = audit(report, CALLS)
+    schemes = Auditor().schemes
+    ctx = AuditContext(report, v.citations, v.evidence, works=v.works, schemes=schemes)
+    found = list(FabricatedIds().run(ctx))
+    assert len(found) == len([wg for wg in v.works if not wg.grounded])
+    for f in found:
+        assert f.work is not None
+        missing = [c for c in f.work.identifiers if c.malformed is None]
+        named = list(dict.fromkeys(ctx.cited_as(c.identifier) for c in missing))
+        assert f.message.startswith(f"{' and '.join(named)} {'is' if len(named) == 1 else 'are'}")
+    assert any("cited 50 times" in f.message for f in found)
+    assert any(" and " in f.message.split(" not in ")[0] for f in found)

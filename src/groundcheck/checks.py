@@ -100,16 +100,24 @@ class AuditContext:
     quotes: tuple[QuoteCheck, ...] = ()
     """The report's quoted passages and where each was found (see
     :mod:`groundcheck.grounding.quotes`)."""
-    _by_citation: dict[int, Grounding] = field(init=False, eq=False, repr=False)
+    _by_citation: dict[int, Grounding] | None = field(init=False, eq=False, repr=False)
     _problems: dict[str, TitleProblem | None] = field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_by_citation", {id(g.citation): g for g in self.citations})
+        object.__setattr__(self, "_by_citation", None)
         object.__setattr__(self, "_problems", {})
 
     def grounding(self, citation: Citation) -> Grounding | None:
-        """The grounding of one citation of the report."""
-        return self._by_citation.get(id(citation))
+        """The grounding of one citation of the report.
+
+        The map it reads is made when first asked: only title checks ask, and a flood of
+        100,000 identifiers would hold it through every check (8 MB) for nothing.
+        """
+        by_citation = self._by_citation
+        if by_citation is None:
+            by_citation = {id(g.citation): g for g in self.citations}
+            object.__setattr__(self, "_by_citation", by_citation)
+        return by_citation.get(id(citation))
 
     def title_problem(self, work: WorkGrounding) -> TitleProblem | None:
         """What is wrong with the titles written for ``work`` (computed once per work)."""
@@ -255,17 +263,22 @@ class FabricatedIds:
         covered: set[int] = set()
         for wg in ctx.works:
             work = wg.work
-            covered.update(id(c) for c in work.identifiers)
+            covered.update(map(id, work.identifiers))
             if wg.grounded:
                 continue
             missing = [c for c in work.identifiers if c.malformed is None]
             if not missing:
                 continue
-            named = list(dict.fromkeys(ctx.cited_as(c.identifier) for c in missing))
+            # Each identifier object named once (a flood's citations share one), in order.
+            distinct = {id(c.identifier): c.identifier for c in missing}.values()
+            named = list(dict.fromkeys(map(ctx.cited_as, distinct)))
             where = next((c for c in missing if work.start <= c.start < work.end), missing[0])
             verb = "is" if len(named) == 1 else "are"
             lowered, also = severity, ""
-            elsewhere = [same_page(c) for c in missing]
+            # Asked of every identifier only when each is a web page (same_page is None for
+            # any other scheme).
+            web = all(c.scheme == "url" for c in missing)
+            elsewhere = [same_page(c) for c in missing] if web else [None]
             if all(r is not None for r in elsewhere):  # every one a returned page elsewhere
                 lowered = WARNING
                 shown = ", ".join(dict.fromkeys(ctx.cited_as(r) for r in elsewhere if r))
@@ -284,9 +297,10 @@ class FabricatedIds:
                 where,
                 work=work,
             )
-        for g in ctx.identifiers:  # citations no work holds (a context built by hand)
+        for g in ctx.citations:  # citations no work holds (a context built by hand)
             c = g.citation
-            if id(c) in covered or g.grounded or c.malformed is not None:
+            # (is_title, a Python call, asked last: a flood's citations are all covered)
+            if id(c) in covered or g.grounded or c.malformed is not None or c.is_title:
                 continue
             message = f"{ctx.cited_as(c.identifier)} is not in any tool output ({context})"
             lowered = severity
@@ -346,7 +360,14 @@ class MalformedIds:
     )
 
     def run(self, ctx: AuditContext) -> Iterator[Finding]:
-        owner = {id(c): wg.work for wg in ctx.works for c in wg.work.identifiers}
+        # Only a malformed citation's work is looked up: a flood of well-formed ids makes
+        # no map of them.
+        owner = {
+            id(c): wg.work
+            for wg in ctx.works
+            for c in wg.work.identifiers
+            if c.malformed is not None
+        }
         for g in ctx.citations:
             c = g.citation
             if c.malformed is None:

@@ -75,7 +75,7 @@ def test_code_fences_and_inline_spans_are_code() -> None:
 
 def test_line_starts_map_offsets() -> None:
     _, _, starts = scan("a\nbb\n\nccc")
-    assert starts == [0, 2, 5, 6]
+    assert list(starts) == [0, 2, 5, 6]
 
 
 @settings(max_examples=200, deadline=None)

@@ -11,6 +11,8 @@ and line shapes every branch of the scanner looks at.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ OLD_REFERENCES = load_oracle(__file__, "references_v1")
 
 def _scanned(scanner: Any, text: str) -> tuple[list[tuple[Any, ...]], list[Any], list[int]]:
     blocks, code, starts = scanner(text)
-    return [attrs.astuple(b) for b in blocks], code, starts
+    return [attrs.astuple(b) for b in blocks], code, list(starts)
 
 
 def _entries(text: str, ids: list[tuple[int, int]]) -> tuple[list[Any], list[Any]]:
@@ -229,3 +231,130 @@ def test_a_copied_block_is_the_block_attrs_makes(
     assert made == expected
     assert attrs.astuple(made) == attrs.astuple(expected)
     assert hash(made) == hash(expected)
+
+
+# The blocks are kept as columns (blocks.Blocks), read as the list of Block objects they were.
+
+
+@settings(max_examples=400, deadline=None)
+@given(_documents_with_copies())
+def test_the_columns_read_as_the_list_of_blocks(text: str) -> None:
+    """Indexing, slicing, iteration, equality, kind search and re-packing of :class:`Blocks`
+    give what a list of the same :class:`Block` objects gives."""
+    from groundcheck.document.blocks import KINDS, Block, Blocks
+
+    blocks = scan(text)[0]
+    as_list = list(blocks)
+    assert all(type(b) is Block for b in as_list)
+    assert len(blocks) == len(as_list)
+    assert [blocks[i] for i in range(len(blocks))] == as_list
+    assert [blocks[-i] for i in range(1, len(blocks) + 1)] == [
+        as_list[-i] for i in range(1, len(as_list) + 1)
+    ]
+    assert list(blocks[1:5]) == as_list[1:5]
+    assert blocks == as_list
+    assert blocks == Blocks.of(as_list)
+    assert Blocks.of(blocks) is blocks
+    for kind in KINDS:
+        assert list(blocks.indices(kind)) == [i for i, b in enumerate(as_list) if b.kind == kind]
+        for lo, hi in ((1, 3), (2, len(as_list)), (0, 0)):
+            expected = [i for i, b in enumerate(as_list) if b.kind == kind and lo <= i < hi]
+            assert list(blocks.indices(kind, lo, hi)) == expected
+    assert [blocks.kind(i) for i in range(len(blocks))] == [b.kind for b in as_list]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_documents(), st.randoms(use_true_random=False))
+def test_sorting_the_columns_is_sorting_the_list(text: str, random: Any) -> None:
+    """:meth:`Blocks.sort` orders as ``list.sort(key=(start, body))`` does, stably."""
+    from groundcheck.document.blocks import Blocks
+
+    as_list = list(scan(text)[0])
+    random.shuffle(as_list)
+    columns = Blocks.of(as_list)
+    columns.sort()
+    as_list.sort(key=lambda b: (b.start, b.body))
+    assert list(columns) == as_list
+    assert columns.in_order() == all(a.start < b.start for a, b in pairwise(as_list))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_documents())
+def test_document_lookups_read_the_columns_as_the_blocks(text: str) -> None:
+    """block_index, heading_above and unit, read from the columns, give what the loops over
+    Block objects gave; find_entries gives the same entries from a list and from columns."""
+    from groundcheck.document.blocks import CELL, HEADING
+    from groundcheck.document.report import Document
+
+    doc = Document(text)
+    as_list = list(doc.blocks)
+    starts = [b.start for b in as_list]
+    for offset in range(len(text) + 1):
+        i = bisect_right(starts, offset) - 1
+        expected = None if i < 0 or offset > max(as_list[i].end, as_list[i].body) else i
+        assert doc.block_index(offset) == expected
+        if expected is None:
+            assert doc.unit(offset) is None
+        else:
+            b = as_list[expected]
+            assert doc.unit(offset) == (("row", b.row) if b.kind == CELL else ("block", i))
+    for index in range(len(as_list) + 1):
+        above = [j for j in range(index) if as_list[j].kind == HEADING]
+        assert doc.heading_above(index) == (above[-1] if above else None)
+    from_list = find_entries(text, as_list)
+    assert [attrs.astuple(e) for e in from_list] == [attrs.astuple(e) for e in doc.entries]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_documents())
+def test_section_ids_are_those_of_the_loop_over_blocks(text: str) -> None:
+    """The inline identifiers of each heading's section, found by bisection over the
+    headings, are what the loop over every block found."""
+    from groundcheck import extract
+    from groundcheck.document.blocks import HEADING
+    from groundcheck.document.report import Document
+    from groundcheck.document.works import _Pairing
+
+    cits = [c for c in extract(text) if not c.is_title]
+    doc = Document(text, [(c.start, c.end) for c in cits])
+    pairing = _Pairing(doc, cits, [])
+    by_block: dict[int, list[Any]] = {}
+    for c in cits:
+        i = doc.block_index(c.start)
+        if i is not None:
+            by_block.setdefault(i, []).append(c)
+    expected: dict[int, list[Any]] = {}
+    heading = None
+    for i, b in enumerate(doc.blocks):
+        if b.kind == HEADING:
+            heading = i
+            expected[i] = []
+        elif heading is not None:
+            expected[heading].extend(by_block.get(i, ()))
+    assert pairing.section_ids == expected
+    assert list(pairing.section_ids) == list(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.integers(0, 200_000),
+    st.integers(1, 9),
+    st.sampled_from(["i", "q"]),
+)
+def test_extending_a_column_by_chunks_is_extending_it(
+    start: int, count: int, step: int, typecode: str
+) -> None:
+    """blocks.extend_range (by lists of 4,096) stores what array.extend stores."""
+    from array import array
+
+    from groundcheck.document.blocks import extend_range
+
+    numbers = range(start, start + count * step, step)
+    fast, slow = array(typecode, [7]), array(typecode, [7])
+    extend_range(fast, numbers)
+    slow.extend(numbers)
+    assert fast == slow
+    extend_range(fast, iter(numbers[:100]))
+    slow.extend(numbers[:100])
+    assert fast == slow

@@ -14,10 +14,12 @@ backticks cannot hide, and BibTeX in a fenced block is still a bibliography).
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, islice, repeat
-from operator import attrgetter, lt
+from operator import lt
+from typing import overload
 
 from attrs import fields, frozen
 
@@ -33,6 +35,7 @@ __all__ = [
     "PARAGRAPH",
     "QUOTE",
     "Block",
+    "Blocks",
     "scan",
 ]
 
@@ -152,8 +155,6 @@ def _item_head(m: re.Match[str]) -> tuple[int, str, str]:
 _ATX_BEFORE_ATX = re.compile(r"(#{1,6})(?:[ \t]+|(?=\r?\n))([^\n]*)\n(?=#)")
 """An ATX heading opening its line (``_ATX`` with no indent) whose next line opens with ``#``:
 the heading is not wrapped onto it (``_wrapped_heading`` needs an indented line)."""
-_POSITION = attrgetter("start", "body")
-_START = attrgetter("start")
 _BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
 _LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
 
@@ -178,7 +179,6 @@ def _copies(text: str, line: str, start: int, end: int) -> int:
 
 _SET_FIELDS = tuple(getattr(Block, f.name).__set__ for f in fields(Block))
 _NEW = object.__new__
-_ROW, _HEADER = fields(Block).row.default, fields(Block).header.default
 
 
 def _copy_block(  # noqa: PLR0917 - positional, as map() passes them
@@ -190,10 +190,13 @@ def _copy_block(  # noqa: PLR0917 - positional, as map() passes them
     level: int,
     label: str | None,
     marker: str,
+    row: int = -1,
+    header: str = "",
 ) -> Block:
-    """``Block(kind, start, body, end, line, level, label, marker)``, its slots filled as
-    attrs' ``__init__`` fills them (a block has no validator, converter or post-init) but
-    each by its slot's own setter: a quarter cheaper, and a flood makes 100,000s."""
+    """``Block(kind, start, body, end, line, level, label, marker, row, header)``, its slots
+    filled as attrs' ``__init__`` fills them (a block has no validator, converter or
+    post-init) but each by its slot's own setter: a quarter cheaper, and :class:`Blocks`
+    makes one each time a block is read."""
     block = _NEW(Block)
     kind_, start_, body_, end_, line_, level_, label_, marker_, row_, header_ = _SET_FIELDS
     kind_(block, kind)
@@ -204,32 +207,187 @@ def _copy_block(  # noqa: PLR0917 - positional, as map() passes them
     level_(block, level)
     label_(block, label)
     marker_(block, marker)
-    row_(block, _ROW)
-    header_(block, _HEADER)
+    row_(block, row)
+    header_(block, header)
     return block
 
 
-def _add_copies(
-    blocks: list[Block], line_starts: list[int], first: Block, size: int, count: int
-) -> None:
-    """Add the blocks and line starts of ``count`` copies of one line of ``size`` characters
-    whose block is ``first``: each copy's is ``first`` moved, all made by one call."""
-    start, stop = first.start, first.start + count * size
-    shift = count * size
-    line_starts.extend(range(start, stop, size))
-    blocks.extend(
-        map(
-            _copy_block,
-            repeat(first.kind, count),
-            range(start, stop, size),
-            range(first.body, first.body + shift, size),
-            range(first.end, first.end + shift, size),
-            range(first.line, first.line + count),
-            repeat(first.level, count),
-            repeat(first.label, count),
-            repeat(first.marker, count),
-        )
-    )
+KINDS = (HEADING, PARAGRAPH, ITEM, CELL, QUOTE, CODE)
+"""Every kind of block, in the order of their codes in :attr:`Blocks.codes`."""
+KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
+
+
+def offsets(size: int) -> array[int]:
+    """An empty array for offsets into a text of ``size`` characters: 4 bytes each when they
+    fit (every text below 2 GiB), 8 otherwise."""
+    return array("i" if size < 2**31 - 1 else "q")
+
+
+def extend_range(column: array[int], numbers: Iterable[int]) -> None:
+    """``column.extend(numbers)``, twice as fast: ``array.extend`` stores the items of an
+    iterable one by one, ``fromlist`` a list at C speed (made 4,096 at a time, so the ints
+    it holds for a moment stay few)."""
+    numbers = iter(numbers)
+    while chunk := list(islice(numbers, 4096)):
+        column.fromlist(chunk)
+
+
+class Blocks(Sequence[Block]):
+    """The blocks of a text, kept as columns: a :class:`Block` is made each time one is read.
+
+    A report of 1 MB can hold 250,000 blocks (a flood of ``# a`` lines); as objects, each
+    with its four offsets as ints, they took 290 bytes each, 70 times the text. As columns
+    (a byte for the kind, 4 for each offset and the level, a shared reference for each
+    string) a block takes about 50. Code that reads every block of a long text reads the
+    columns (:attr:`codes`, :attr:`starts` …) instead of making each :class:`Block`.
+    """
+
+    __slots__ = (
+        "bodies", "codes", "ends", "headers", "labels", "levels", "lines", "markers", "rows",
+        "starts",
+    )  # fmt: skip
+
+    def __init__(self, size: int = 0) -> None:
+        self.codes = bytearray()
+        """The kind of each block, as its index in :data:`KINDS`."""
+        self.starts = offsets(size)
+        self.bodies = offsets(size)
+        self.ends = offsets(size)
+        self.lines = offsets(size)
+        self.levels = offsets(size)
+        self.labels: list[str | None] = []
+        self.markers: list[str] = []
+        self.rows = offsets(size)
+        self.headers: list[str] = []
+
+    @classmethod
+    def of(cls, blocks: Iterable[Block]) -> Blocks:
+        """``blocks`` as columns (itself if it already is)."""
+        if isinstance(blocks, Blocks):
+            return blocks
+        out = cls(2**31)
+        for b in blocks:
+            out.append(b)
+        return out
+
+    def add(  # noqa: PLR0917 - a block's fields, in order
+        self,
+        kind: str,
+        start: int,
+        body: int,
+        end: int,
+        line: int,
+        level: int = 0,
+        label: str | None = None,
+        marker: str = "",
+        row: int = -1,
+        header: str = "",
+    ) -> None:
+        """Add the block ``Block(kind, start, body, end, line, level, label, marker, row,
+        header)`` without making it."""
+        self.codes.append(KIND_CODE[kind])
+        self.starts.append(start)
+        self.bodies.append(body)
+        self.ends.append(end)
+        self.lines.append(line)
+        self.levels.append(level)
+        self.labels.append(label)
+        self.markers.append(marker)
+        self.rows.append(row)
+        self.headers.append(header)
+
+    def append(self, block: Block) -> None:
+        self.add(
+            block.kind, block.start, block.body, block.end, block.line, block.level,
+            block.label, block.marker, block.row, block.header,
+        )  # fmt: skip
+
+    def add_copies(self, first: Block, size: int, count: int) -> None:
+        """Add ``count`` copies of ``first``, each moved ``size`` characters past the one
+        before it and one line down (the blocks of a run of copies of one line), by a few
+        C-level extends."""
+        shift = count * size
+        self.codes += bytes((KIND_CODE[first.kind],)) * count
+        extend_range(self.starts, range(first.start, first.start + shift, size))
+        extend_range(self.bodies, range(first.body, first.body + shift, size))
+        extend_range(self.ends, range(first.end, first.end + shift, size))
+        extend_range(self.lines, range(first.line, first.line + count))
+        self.levels += array(self.levels.typecode, (first.level,)) * count
+        self.labels.extend(repeat(first.label, count))
+        self.markers.extend(repeat(first.marker, count))
+        self.rows += array(self.rows.typecode, (first.row,)) * count
+        self.headers.extend(repeat(first.header, count))
+
+    def in_order(self) -> bool:
+        """Do the blocks start at strictly increasing offsets?"""
+        starts = self.starts
+        return all(map(lt, starts, islice(starts, 1, None)))
+
+    def sort(self) -> None:
+        """Order the blocks by ``(start, body)``, as ``list.sort`` would (stably)."""
+        starts, bodies = self.starts, self.bodies
+        order = sorted(range(len(starts)), key=lambda i: (starts[i], bodies[i]))
+        for name in self.__slots__:
+            column = getattr(self, name)
+            picked = [column[i] for i in order]
+            if isinstance(column, list):
+                setattr(self, name, picked)
+            elif isinstance(column, bytearray):
+                setattr(self, name, bytearray(picked))
+            else:
+                setattr(self, name, array(column.typecode, picked))
+
+    def kind(self, index: int) -> str:
+        return KINDS[self.codes[index]]
+
+    def indices(self, kind: str, start: int = 0, stop: int | None = None) -> Iterator[int]:
+        """The indices of the blocks of ``kind`` in ``[start, stop)``, found by a C-level
+        search of :attr:`codes`: no block of another kind is looked at."""
+        codes, code = self.codes, KIND_CODE[kind]
+        stop = len(codes) if stop is None else stop
+        i = codes.find(code, start, stop)
+        while i != -1:
+            yield i
+            i = codes.find(code, i + 1, stop)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, index: int) -> Block: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Block, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Block | tuple[Block, ...]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        if index < 0:
+            index += len(self.codes)
+        return _copy_block(
+            KINDS[self.codes[index]], self.starts[index], self.bodies[index],
+            self.ends[index], self.lines[index], self.levels[index], self.labels[index],
+            self.markers[index], self.rows[index], self.headers[index],
+        )  # fmt: skip
+
+    def __iter__(self) -> Iterator[Block]:
+        return map(
+            _copy_block, map(KINDS.__getitem__, self.codes), self.starts, self.bodies,
+            self.ends, self.lines, self.levels, self.labels, self.markers, self.rows,
+            self.headers,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Blocks):
+            return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable while scanned, as a list is
+
+    def __repr__(self) -> str:
+        return f"Blocks({list(self)!r})"
 
 
 def _item_label(m: re.Match[str]) -> tuple[str | None, str]:
@@ -317,7 +475,7 @@ def _label_heading(text: str, b: _Builder) -> Block | None:
     return None
 
 
-def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
+def scan(text: str) -> tuple[Blocks, list[tuple[int, int]], array[int]]:
     """Blocks, code spans (sorted, disjoint) and line starts of ``text``, in one pass.
 
     >>> blocks, code, _ = scan("# RAG\\n\\n1. Lewis (2020). arXiv:2005.11401\\n\\nSee `x[1]`.")
@@ -326,10 +484,10 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
     >>> code
     [(46, 52)]
     """
-    blocks: list[Block] = []
-    code: list[tuple[int, int]] = []
-    line_starts: list[int] = []
     n = len(text)
+    blocks = Blocks(n)
+    code: list[tuple[int, int]] = []
+    line_starts = offsets(n)
     pos = 0
     line_no = 0
     current: _Builder | None = None
@@ -363,7 +521,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
             # it). What an item's head makes of its level, label and marker is worked out once
             # per head (a list repeats "1.", a flood "2005.").
             close()
-            append = blocks.append
+            add = blocks.add
             new_line = line_starts.append
             while numbered is not None:
                 start, stop = numbered.span()
@@ -390,7 +548,8 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                         copies -= 1
                         after -= size
                     one = Block(ITEM, start, body, content_end, line_no + 1, *known)
-                    _add_copies(blocks, line_starts, one, size, copies)
+                    extend_range(line_starts, range(start, after, size))
+                    blocks.add_copies(one, size, copies)
                     line_no += copies
                     numbered = _NUMBERED_LINE.match(text, after)
                     continue
@@ -398,7 +557,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 new_line(start)
                 numbered = _NUMBERED_LINE.match(text, stop)
                 if numbered is not None:
-                    append(Block(ITEM, start, body, content_end, line_no, *known))
+                    add(ITEM, start, body, content_end, line_no, *known)
                 else:  # the run's last line: the next line may continue it
                     item_level, item_label, item_marker = known
                     current = _Builder(
@@ -423,7 +582,8 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 if not text.startswith("#", pos + copies * size):
                     copies -= 1  # the last copy is followed by another line: the loop's
                 one = Block(HEADING, pos, body, hend, line_no + 1, m.end(1) - pos)
-                _add_copies(blocks, line_starts, one, size, copies)
+                extend_range(line_starts, range(pos, pos + copies * size, size))
+                blocks.add_copies(one, size, copies)
                 line_no += copies
                 pos += copies * size
                 if (m := _ATX_BEFORE_ATX.match(text, pos)) is None:
@@ -446,7 +606,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                 # costs the line loop less than setting up the bulk read.
                 first_index = len(line_starts)
                 lengths = map(len, text[pos : run_end - 1].split("\n"))
-                line_starts.extend(accumulate(map((1).__add__, lengths), initial=pos))
+                extend_range(line_starts, accumulate(map((1).__add__, lengths), initial=pos))
                 line_starts.pop()  # run_end: the next line's start, appended when it is read
                 lead = _LEADING_BLANKS.match(text, pos, run_end)
                 at = pos if lead is None else lead.end()
@@ -466,7 +626,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                         while text[body] in " \t":
                             body += 1
                         line = bisect_left(line_starts, at, first_index) + 1
-                        blocks.append(Block(PARAGRAPH, at, body, last, line))
+                        blocks.add(PARAGRAPH, at, body, last, line)
                     at = gap.end()
                     in_table = False
                     table_header = None
@@ -529,7 +689,7 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
                     line_no += 1
                     nl = text.find("\n", nl + 1)
                     content_end = len(text) if nl == -1 else nl
-                blocks.append(Block(HEADING, pos, body, hend, line_no, len(m.group(1))))
+                blocks.add(HEADING, pos, body, hend, line_no, len(m.group(1)))
             elif (
                 ch in "=-"
                 and current is not None
@@ -657,9 +817,8 @@ def scan(text: str) -> tuple[list[Block], list[tuple[int, int]], list[int]]:
         code.append((fence[2], n))
         blocks.append(Block(CODE, fence[2], fence[2], n, fence[3]))
     close()
-    starts = list(map(_START, blocks))
-    if not all(map(lt, starts, islice(starts, 1, None))):  # mostly found in order already
-        blocks.sort(key=_POSITION)
+    if not blocks.in_order():  # mostly found in order already
+        blocks.sort()
     spans = _code_spans(text, blocks)
     if spans:
         code = sorted(code + spans)
@@ -738,7 +897,7 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
 _BACKTICKS = re.compile(r"`+")
 
 
-def _code_spans(text: str, blocks: list[Block]) -> list[tuple[int, int]]:
+def _code_spans(text: str, blocks: Blocks) -> list[tuple[int, int]]:
     """Inline code spans of the non-code blocks: a backtick run to the next run of its length.
 
     Linear: each run is looked at once, and the next run of the same length is found from a
@@ -747,12 +906,13 @@ def _code_spans(text: str, blocks: list[Block]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     if "`" not in text:
         return spans
-    for block in blocks:
-        if block.kind == CODE:
+    code = KIND_CODE[CODE]
+    for kind, body, end in zip(blocks.codes, blocks.bodies, blocks.ends, strict=True):
+        if kind == code:
             continue
-        if text.find("`", block.body, block.end) == -1:
+        if text.find("`", body, end) == -1:
             continue
-        runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, block.body, block.end)]
+        runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, body, end)]
         following: list[int] = [-1] * len(runs)
         last: dict[int, int] = {}
         for k in range(len(runs) - 1, -1, -1):
@@ -773,7 +933,7 @@ def _code_spans(text: str, blocks: list[Block]) -> list[tuple[int, int]]:
 class LineMap:
     """1-based line and column of any offset, by bisection over the line starts."""
 
-    def __init__(self, line_starts: list[int]) -> None:
+    def __init__(self, line_starts: Sequence[int]) -> None:
         self._starts = line_starts or [0]
 
     def locate(self, offset: int) -> tuple[int, int]:
@@ -784,5 +944,5 @@ class LineMap:
         return self._starts[line - 1]
 
 
-def iter_kind(blocks: list[Block], kind: str) -> Iterator[Block]:
+def iter_kind(blocks: Sequence[Block], kind: str) -> Iterator[Block]:
     return (b for b in blocks if b.kind == kind)

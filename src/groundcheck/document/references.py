@@ -24,7 +24,16 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from groundcheck.document.authors import looks_like_authors, split_authors
-from groundcheck.document.blocks import CELL, CODE, HEADING, ITEM, LABEL_LEVEL, PARAGRAPH, Block
+from groundcheck.document.blocks import (
+    CELL,
+    HEADING,
+    ITEM,
+    KIND_CODE,
+    LABEL_LEVEL,
+    PARAGRAPH,
+    Block,
+    Blocks,
+)
 from groundcheck.document.segment import WINDOW, Parts, segment
 from groundcheck.text import LazyPattern
 
@@ -133,6 +142,9 @@ def _entry(
     return Entry(start, body, end, line, label, parts, section=section)
 
 
+_HEADING, _ITEM, _PARAGRAPH, _CELL = (KIND_CODE[k] for k in (HEADING, ITEM, PARAGRAPH, CELL))
+
+
 def _heading_text(text: str, block: Block) -> str:
     return " ".join(text[block.body : min(block.end, block.body + 200)].split())
 
@@ -142,8 +154,12 @@ def find_entries(
 ) -> list[Entry]:
     """Every reference entry of ``text``, in order (see the module docstring).
 
-    ``ids`` are the sorted spans of identifiers found by the extractors.
+    ``ids`` are the sorted spans of identifiers found by the extractors. The blocks are read
+    as columns (see :class:`~groundcheck.document.blocks.Blocks`): a :class:`Block` is made
+    only for a block that becomes part of an entry or whose heading text is new, so a flood
+    of 250,000 headings or items makes none.
     """
+    blocks = Blocks.of(blocks)
     entries: list[Entry] = []
     bibtex = bibtex_entries(text)
     bib_spans = [(e.start, e.end) for e in bibtex]
@@ -179,14 +195,14 @@ def find_entries(
 
     names: dict[str, bool] = {}  # heading text -> names a reference list (headings repeat)
 
-    def reference_heading(block: Block) -> bool:
+    def reference_heading(i: int, body: int, end: int) -> bool:
         """:func:`is_reference_heading`, once per heading text (what it reads of a heading)."""
-        if block.marker == "\\bib":
+        if markers[i] == "\\bib":
             return True
-        head = text[block.body : min(block.end, block.body + 80)]
+        head = text[body : min(end, body + 80)]
         known = names.get(head)
         if known is None:
-            known = names[head] = is_reference_heading(text, block)
+            known = names[head] = is_reference_heading(text, blocks[i])
         return known
 
     def flush_item() -> None:
@@ -213,11 +229,14 @@ def find_entries(
                 entries.append(entry)
         rows.clear()
 
-    for block in blocks:
-        if bib_spans and _inside(bib_spans, block.start):
+    markers = blocks.markers
+    columns = zip(
+        blocks.codes, blocks.starts, blocks.bodies, blocks.ends, blocks.levels, strict=True
+    )
+    for i, (kind, start, body, end, level) in enumerate(columns):
+        if bib_spans and _inside(bib_spans, start):
             continue
-        if block.kind == HEADING:
-            level = block.level
+        if kind == _HEADING:
             if section_level is not None and (
                 level <= section_level or section_level == LABEL_LEVEL
             ):
@@ -225,37 +244,36 @@ def find_entries(
                 flush_rows()
                 section_level = section = None
                 item_indent = None
-            if reference_heading(block):
+            if reference_heading(i, body, end):
                 flush_item()
                 flush_rows()
                 section_level = level
-                section = _heading_text(text, block)
+                section = _heading_text(text, blocks[i])
                 item_indent = None
             continue
         in_section = section_level is not None
-        if block.kind == ITEM:
-            if open_item is not None and item_indent is not None and block.level > item_indent:
-                open_end = block.end  # a sub-item belongs to the entry above it
+        if kind == _ITEM:
+            if open_item is not None and item_indent is not None and level > item_indent:
+                open_end = end  # a sub-item belongs to the entry above it
                 continue
             if open_item is not None:
                 flush_item()
-            syntax = block.marker[:1] in ("[", "【") or block.marker.startswith("\\bibitem")
+            marker = markers[i]
+            syntax = marker[:1] in ("[", "【") or marker.startswith("\\bibitem")
             # (an item with no text after its number is no entry's shape: strong is False)
-            if in_section or syntax or (block.end > block.body and strong(block.body, block.end)):
-                open_item, open_end = block, block.end
-                item_indent = block.level
+            if in_section or syntax or (end > body and strong(body, end)):
+                open_item, open_end = blocks[i], end
+                item_indent = level
             continue
         flush_item()
-        if block.kind == PARAGRAPH:
-            if in_section or strong(block.body, min(block.end, block.body + 400)):
+        if kind == _PARAGRAPH:
+            if in_section or strong(body, min(end, body + 400)):
                 firm = in_section and not _soft_section(section)
-                for start, end, line in _line_entries(text, block, ids, firm):
-                    span = (start, start, end)
+                for at, stop, line in _line_entries(text, blocks[i], ids, firm):
+                    span = (at, at, stop)
                     entries.append(_entry(text, span, line, None, ids, section=section))
-        elif block.kind == CELL and in_section and block.level == 0:
-            rows.setdefault(block.row, []).append(block)
-        elif block.kind == CODE:
-            continue
+        elif kind == _CELL and in_section and level == 0:
+            rows.setdefault(blocks.rows[i], []).append(blocks[i])
     flush_item()
     flush_rows()
     entries = [e for e in entries if not _placeholder(text, e.body, e.end, ids)]

@@ -12,16 +12,15 @@ import threading
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cached_property
-from operator import attrgetter
 
-from groundcheck.document.blocks import CELL, HEADING, Block, LineMap, scan
+from groundcheck.document.blocks import CELL, HEADING, KIND_CODE, Block, Blocks, LineMap, scan
 from groundcheck.document.references import Entry, find_entries
 from groundcheck.model import Marker
 
 __all__ = ["Document"]
 
 _LOCK = threading.Lock()
-_START = attrgetter("start")
+_HEADING, _CELL = KIND_CODE[HEADING], KIND_CODE[CELL]
 _LAST: list[Document] = []
 
 
@@ -36,7 +35,7 @@ class Document:
     def __init__(self, text: str, ids: Sequence[tuple[int, int]] = ()) -> None:
         self.text = text
         blocks, code, line_starts = scan(text)
-        self.blocks: tuple[Block, ...] = tuple(blocks)
+        self.blocks: Blocks = blocks
         self.code: tuple[tuple[int, int], ...] = tuple(code)
         self.lines = LineMap(line_starts)
         self.entries: tuple[Entry, ...] = tuple(find_entries(text, blocks, sorted(ids)))
@@ -55,6 +54,10 @@ class Document:
             last = _LAST[0] if _LAST else None
         if last is not None and (last.text is text or last.text == text):
             return last  # equal texts: the extractor's view of a report it did not change
+        with _LOCK:  # let the last one go first: a flood's document is as big as this one
+            if _LAST and _LAST[0] is last:
+                _LAST.clear()
+        del last
         document = cls(text, ids)
         with _LOCK:
             _LAST[:] = [document]
@@ -80,16 +83,11 @@ class Document:
 
         return in_spans(self.code, offset)
 
-    @cached_property
-    def _starts(self) -> list[int]:
-        """Where each block starts, for :meth:`block_index` (made when first asked: the title
-        extractor never asks, and a flood's document has 100,000s of blocks)."""
-        return list(map(_START, self.blocks))
-
     def block_index(self, offset: int) -> int | None:
         """Index of the block holding ``offset`` (the last one starting at or before it)."""
-        i = bisect_right(self._starts, offset) - 1
-        if i < 0 or offset > max(self.blocks[i].end, self.blocks[i].body):
+        blocks = self.blocks
+        i = bisect_right(blocks.starts, offset) - 1
+        if i < 0 or offset > max(blocks.ends[i], blocks.bodies[i]):
             return None
         return i
 
@@ -107,26 +105,24 @@ class Document:
 
     def heading_above(self, index: int) -> int | None:
         """Index of the nearest heading before block ``index`` (None if there is none)."""
-        for j in range(index - 1, -1, -1):
-            if self.blocks[j].kind == HEADING:
-                return j
-        return None
+        j = self.blocks.codes.rfind(_HEADING, 0, max(index, 0))
+        return None if j == -1 else j
 
     def unit(self, offset: int) -> tuple[str, int] | None:
         """What a citation at ``offset`` is written in: a table row, or a block."""
         i = self.block_index(offset)
         if i is None:
             return None
-        b = self.blocks[i]
-        return ("row", b.row) if b.kind == CELL else ("block", i)
+        blocks = self.blocks
+        return ("row", blocks.rows[i]) if blocks.codes[i] == _CELL else ("block", i)
 
 
-def _label_offsets(text: str, blocks: Sequence[Block], entries: Sequence[Entry]) -> list[int]:
+def _label_offsets(text: str, blocks: Blocks, entries: Sequence[Entry]) -> list[int]:
     """Where the labels of list items and entries start: ``[1] Lewis …`` is no marker of [1]."""
     out = []
-    for b in blocks:
-        if b.marker[:1] in ("[", "【"):
-            at = text.find(b.marker[:1], b.start, b.body)
+    for marker, start, body in zip(blocks.markers, blocks.starts, blocks.bodies, strict=True):
+        if marker[:1] in ("[", "【"):
+            at = text.find(marker[:1], start, body)
             if at != -1:
                 out.append(at)
     for e in entries:

@@ -169,10 +169,11 @@ class _Builder:
     def __init__(self, doc: Document, citations: Sequence[Citation], source: str | None) -> None:
         self.doc = doc
         self.source = source
-        self.ids = [c for c in citations if not c.is_title]
-        self.titles = [
-            c for c in citations if c.is_title and (c.kind == "bibtex" or not doc.in_code(c.start))
-        ]
+        self.ids: list[Citation] = []
+        titles: list[Citation] = []
+        for c in citations:  # one pass (is_title is a Python call: a flood has 100,000)
+            (titles if c.is_title else self.ids).append(c)
+        self.titles = [c for c in titles if c.kind == "bibtex" or not doc.in_code(c.start)]
         self.entries = [_from_entry(e, doc, source) for e in doc.entries]
         self.used: set[int] = set()
         self.inline_ids: list[Citation] = []
@@ -230,7 +231,10 @@ def _describing_cells(doc: Document, titles: list[Citation]) -> set[int]:
     is in the title column — the whole cell, or an emphasis inside it (``Entropy over
     *simulated user intents*`` under "Mechanism"). The rows with a title column are found once
     per document."""
-    titled_rows = {b.row for b in doc.blocks if b.kind == CELL and _TITLE_COLUMN.search(b.header)}
+    blocks = doc.blocks
+    titled_rows = {
+        blocks.rows[i] for i in blocks.indices(CELL) if _TITLE_COLUMN.search(blocks.headers[i])
+    }
     if not titled_rows:
         return set()
     out: set[int] = set()
@@ -268,19 +272,17 @@ class _Pairing:
                 if best is None or (t.end - t.start) > (best.end - best.start):
                     self.heading_titles[i] = t
         # The inline identifiers of each heading's own section (up to the next heading).
-        self.section_ids: dict[int, list[Citation]] = {}
-        heading: int | None = None
         by_block: dict[int, list[Citation]] = {}
         for c in ids:
             i = doc.block_index(c.start)
             if i is not None:
                 by_block.setdefault(i, []).append(c)
-        for i, b in enumerate(doc.blocks):
-            if b.kind == HEADING:
-                heading = i
-                self.section_ids[i] = []
-            elif heading is not None:
-                self.section_ids[heading].extend(by_block.get(i, ()))
+        heads = list(doc.blocks.indices(HEADING))
+        self.section_ids: dict[int, list[Citation]] = {h: [] for h in heads}
+        for i in sorted(by_block):  # a block's ids go to the last heading above it
+            k = bisect_right(heads, i) - 1
+            if k >= 0 and heads[k] != i:
+                self.section_ids[heads[k]].extend(by_block[i])
         self.first_block = {h: h + 1 for h in self.section_ids if h + 1 < len(doc.blocks)}
         self._first_heading = min(self.section_ids, default=-1)
         self._indexes: dict[
@@ -657,14 +659,16 @@ def build_works(
     unresolved: list[Marker] = []
     author_markers: list[Marker] = []
     inline: list[tuple[int, int, _Draft]] = []
-    for c in report.inline_ids:
-        owned = owned_by.get(id(c.identifier))
-        if owned is None:
-            owned = owner.get(c.identifier)
-        if owned is not None:
-            inline.append((c.start, c.end, owned))
-    inline.sort(key=lambda x: x[0])
-    inline_starts = [s for s, _, _ in inline]
+    inline_starts: list[int] = []
+    if doc.author_years:  # made only when asked of: a flood of bare ids has no author-year
+        for c in report.inline_ids:
+            owned = owned_by.get(id(c.identifier))
+            if owned is None:
+                owned = owner.get(c.identifier)
+            if owned is not None:
+                inline.append((c.start, c.end, owned))
+        inline.sort(key=lambda x: x[0])
+        inline_starts = [s for s, _, _ in inline]
     for m, certain in doc.author_years:
         if doc.entry_at(m.start) is not None:
             continue  # "Lewis et al. (2020). Title." inside the list is the entry itself
