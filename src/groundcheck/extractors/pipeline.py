@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from groundcheck.errors import PluginError
 from groundcheck.extractors.builtin import default_registry
@@ -125,17 +126,31 @@ def extract(
         extractors = resolve_extractors(registry)
     view = TextView.of(text)
     mentions = find_mentions(view.text, extractors)
+    spans: list[tuple[int, int]] | None = None
     if view.is_identity:
-        spans = [(m.start, m.end) for m, _ in mentions]
+        places = locate(text, [m.start for m, _ in mentions])
     else:
         spans = [view.to_original(m.start, m.end) for m, _ in mentions]
-    places = locate(text, [s for s, _ in spans])
+        places = locate(text, [s for s, _ in spans])
     cite = Citation._trusted  # offsets, lines and columns are non-negative ints by construction
-    return tuple(
-        [
+    # Each mention is let go as its citation is made, and equal raw texts are one string (at
+    # most 4,096 kept): a flood of 100,000 ids holds its mentions or its citations, not both,
+    # and one copy of the token it repeats.
+    pending = cast("list[tuple[Mention, str] | None]", mentions)
+    raws: dict[str, str] = {}
+    citations: list[Citation] = []
+    for k, (line, column) in enumerate(places):
+        mention, name = cast("tuple[Mention, str]", pending[k])
+        pending[k] = None
+        start, end = (mention.start, mention.end) if spans is None else spans[k]
+        raw = text[start:end]
+        raw = raws.setdefault(raw, raw)
+        if len(raws) > 4096:
+            raws.clear()
+        citations.append(
             cite(
                 mention.identifier,
-                text[start:end],
+                raw,
                 start,
                 end,
                 line,
@@ -146,11 +161,8 @@ def extract(
                 source,
                 mention.kind,
             )
-            for (mention, name), (start, end), (line, column) in zip(
-                mentions, spans, places, strict=True
-            )
-        ]
-    )
+        )
+    return tuple(citations)
 
 
 def identifiers_in(text: str, extractors: Sequence[Extractor]) -> set[Identifier]:
