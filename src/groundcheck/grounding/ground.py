@@ -80,7 +80,9 @@ def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkG
     A loose work (a title only looked up, see :class:`~groundcheck.document.works.WorkSet`)
     is kept only when its title matched.
     """
-    by_citation = {id(g.citation): g for g in groundings}
+    # Only grounded citations: an ungrounded one adds no call to its work and grounds no
+    # title (a flood of 100,000 ungrounded ids maps none of them).
+    by_citation = {id(g.citation): g for g in groundings if g.calls}
     out: list[tuple[CitedWork, WorkGrounding]] = []
     for work in works.works:
         out.append((work, _ground_one(work, by_citation)))
