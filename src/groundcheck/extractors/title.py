@@ -431,18 +431,21 @@ class TitleExtractor:
                     add(m.end(), end, "bibtex")
         # A heading's title is read from the heading's text alone, so headings written alike
         # (a report's repeated "## Summary", a flood of "# a") are judged once.
+        # The blocks are read as columns (document.blocks.Blocks), by kind: a flood of
+        # 250,000 headings makes no Block object.
         headings: dict[str, tuple[int, Mention | None]] = {}
-        for block in blocks:
-            if block.kind == HEADING and block.level < LABEL_LEVEL:
-                body = text[block.body : block.end]
+        bodies, ends, levels = blocks.bodies, blocks.ends, blocks.levels
+        for i in blocks.indices(HEADING):
+            if levels[i] < LABEL_LEVEL:
+                shift = bodies[i]
+                body = text[shift : ends[i]]
                 known = headings.get(body)
                 if known is None:
                     at, stop = heading_title(body, 0, len(body))
                     known = headings[body] = (at, self._mention(body, at, stop, "heading"))
                 at, mention = known
-                if mention is None or (code and document.in_code(block.body + at)):
+                if mention is None or (code and document.in_code(shift + at)):
                     continue
-                shift = block.body
                 mention = Mention(
                     mention.identifier, mention.start + shift, mention.end + shift, kind="heading"
                 )
@@ -461,9 +464,9 @@ class TitleExtractor:
                     if text.startswith(":", m.end()) or m.group(1).rstrip().endswith(":"):
                         continue  # "**Contribution**: …" is a label
                     add(m.start(1), m.end(1), "emphasis")
-        for block in blocks:
-            if block.kind == CELL and block.level == 0:
-                add(block.body, block.end, "cell")
+        for i in blocks.indices(CELL):
+            if levels[i] == 0:
+                add(bodies[i], ends[i], "cell")
         self._beside(text, idents, document, found)
         return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
 
