@@ -143,6 +143,20 @@ def test_forms_of_many_titles_as_one_by_one(titles: list[str], rules: RuleSet) -
     assert all(i in cuts for i, t in enumerate(titles) if cut_prefix(t, rules) is not None)
 
 
+def test_an_empty_title_does_not_hide_the_next_titles_decoration() -> None:
+    """Bug (found by the hypothesis test above, seed 5): the scan for titles starting with a
+    non-letter consumed the NUL after an empty title, so the next title, led by an arXiv id,
+    lost its decoration form in the index (title_forms had it)."""
+    titles = ["", "2101.03961 Switch Transformers", "", "", "3 Sparse Autoencoders"]
+    for rules in RULE_SETS:
+        expected = [
+            (f.text, i, f.rules, f.prefixable)
+            for i, title in enumerate(titles)
+            for f in title_rules.title_forms(title, rules)
+        ]
+        assert list(zip(*index_forms(titles, rules), strict=True)) == expected
+
+
 TRICKY = [
     "2101.03961 Switch Transformers Scaling to Trillion Parameter Models",
     "2101.03961: Switch Transformers: Scaling to Trillion Parameter Models",

@@ -59,7 +59,9 @@ _SPLIT_MARKS = (":", "?", "!", ", with", " - ")
 """What :func:`~.title_rules._may_split` looks for in an ASCII title."""
 _LEGACY_SPLIT_MARKS = (":", "-")
 """What :func:`~.title_rules._single_form` looks for without the main-title rule (ASCII)."""
-_FIRST_NOT_LETTER = re.compile(r"\x00[^A-Za-z]")
+_FIRST_NOT_LETTER = re.compile(r"\x00(?=[^A-Za-z])")
+"""A title starting with anything but a letter (the NUL before it; a look-ahead, so an empty
+title's NUL never hides the next title's first character)."""
 _CUT_MARKS = ("...", "…")
 
 _SINGLE, _SPLIT, _SLOW, _COLON = 0, 1, 2, 3
