@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from groundcheck.evidence import listings, mentions
 from groundcheck.evidence.trace import STRUCTURAL_KEYS
 from groundcheck.evidence.walk import flatten
+from groundcheck.extractors.arxiv import reads_bare
 from groundcheck.extractors.builtin import BUILTIN
 from groundcheck.extractors.title import TitleExtractor
 from groundcheck.model import TITLE_SCHEME, Mention
@@ -35,6 +36,21 @@ TITLE = next(e for e in BUILTIN if isinstance(e, TitleExtractor))
 
 
 OLD_WALK = load_oracle(__file__, "walk_v1")
+_ORACLE_LABELLED = OLD_WALK.labelled
+
+
+def _labelled_as_now(key: str, value: object) -> str | None:
+    """The oracle's ``labelled`` with the one change made to what flatten writes since it was
+    frozen: no ``arXiv:`` copy of a value that reads as that id alone (walk._labelled_copy;
+    that the copy named nothing more is tested in test_walk.py)."""
+    written = _ORACLE_LABELLED(key, value)
+    redundant = written is not None and written.startswith("arXiv:")
+    if redundant and isinstance(value, str) and reads_bare(value):
+        return None
+    return written
+
+
+OLD_WALK.labelled = _labelled_as_now
 OLD_MENTIONS = load_oracle(__file__, "mentions_v1")
 OLD_LISTINGS = load_oracle(__file__, "listings_v1")
 

@@ -131,3 +131,27 @@ def test_records_carry_authors_and_year_from_real_field_shapes() -> None:
         ("arXiv", ("Di Ek",), 2017),
         ("none", (), None),
     ]
+
+
+def test_an_arxiv_id_field_gets_its_prefixed_copy_only_when_the_value_alone_does_not_read() -> None:
+    """A whole modern id under an arXiv key is found as it is: writing ``arXiv:`` + it again
+    doubled the arXiv extraction of search results and named nothing more. An old-style id
+    or one with a problem keeps its copy (the bare value alone is silent)."""
+    from groundcheck.extractors.arxiv import find_arxiv, find_arxiv_legacy
+
+    def ids(text: str) -> set[tuple[str, int | None, str | None]]:
+        found = [*find_arxiv(text), *find_arxiv_legacy(text)]
+        return {(m.identifier.id, m.identifier.version, m.malformed) for m in found}
+
+    for value, copied in [
+        ("2005.11401", False),
+        ("2005.11401v3", False),
+        ("0704.0001", False),
+        ("hep-th/9901001", True),
+        ("1501.1234", True),
+        ("2013.12345", True),
+    ]:
+        text = flatten([{"title": "A paper", "arxiv_id": value}]).text
+        assert (f"arXiv:{value}" in text.split("\n\n")) is copied, value
+        if not copied:  # the copy would have named nothing the value does not
+            assert ids(text) == ids(f"{text}\n\narXiv:{value}") != set(), value

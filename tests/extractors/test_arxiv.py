@@ -12,6 +12,7 @@ from groundcheck.extractors.arxiv import (
     find_arxiv,
     find_arxiv_legacy,
     parse_arxiv,
+    reads_bare,
 )
 from groundcheck.extractors.builtin import BUILTIN
 
@@ -286,3 +287,53 @@ def test_parse_arxiv_fast_path_agrees_with_the_scan(token: str) -> None:
             if m.malformed is None and m.start == 0 and m.end == len(stripped):
                 expected = expected or m.identifier
     assert parse_arxiv(token) == expected
+
+
+@settings(max_examples=500)
+@given(
+    st.from_regex(r"[0-9]{4}", fullmatch=True),
+    st.from_regex(r"[0-9]{3,6}", fullmatch=True),
+    st.one_of(st.none(), st.from_regex(r"[0-9]{1,3}", fullmatch=True)),
+)
+def test_an_id_that_reads_bare_is_found_alone_as_with_its_prefix(
+    yymm: str, seq: str, version: str | None
+) -> None:
+    """reads_bare(value) is true exactly when find_arxiv reports the bare value whole, valid,
+    and as the same id and version as ``arXiv:`` + value: the evidence walk then leaves the
+    prefixed copy out (evidence/walk.py), and must lose nothing by it."""
+    value = f"{yymm}.{seq}" + ("" if version is None else f"v{version}")
+    alone = list(find_arxiv(value))
+    prefixed = list(find_arxiv("arXiv:" + value))
+    found_whole = (
+        len(alone) == 1
+        and (alone[0].start, alone[0].end) == (0, len(value))
+        and alone[0].malformed is None
+    )
+    assert reads_bare(value) == found_whole
+    if found_whole:
+        (with_prefix,) = prefixed
+        assert with_prefix.malformed is None
+        assert with_prefix.identifier == alone[0].identifier
+        assert with_prefix.identifier.version == alone[0].identifier.version
+
+
+@pytest.mark.parametrize(
+    ("value", "bare"),
+    [
+        ("2005.11401", True),
+        ("2005.11401v2", True),
+        ("0704.0001", True),
+        ("1412.9999v1", True),
+        ("0703.0001", False),  # before the modern scheme
+        ("1501.1234", False),  # 4 digits after 1412: reported malformed with a prefix
+        ("1412.12345", False),
+        ("2005.00000", False),
+        ("2005.11401v0", False),
+        ("1024.5678", False),  # a decimal
+        (" 2005.11401", False),
+        ("arXiv:2005.11401", False),
+        ("hep-th/9901001", False),
+    ],
+)
+def test_reads_bare_examples(value: str, bare: bool) -> None:
+    assert reads_bare(value) is bare

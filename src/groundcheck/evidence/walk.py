@@ -25,6 +25,7 @@ from attrs import frozen
 
 from groundcheck.evidence.feeds import feed_records
 from groundcheck.evidence.jsonio import parse_json
+from groundcheck.extractors.arxiv import reads_bare
 from groundcheck.extractors.keys import labelled, scheme_of_key
 
 __all__ = ["FlatOutput", "Record", "authors_of", "flatten", "year_of"]
@@ -159,8 +160,8 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             if key is not None:
                 flags = _key_kind(key)
                 if flags & _ID_KEY and len(value) <= _MAX_LABELLED:
-                    written = labelled(key, value)
-                    if written is not None and written != value:
+                    written = _labelled_copy(key, value)
+                    if written is not None:
                         # {"pmid": "31452104"}: the bare value is a number no extractor takes.
                         texts.append(written)
                 if flags & _TITLE_KEY:
@@ -258,8 +259,8 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     if v:  # (no blank at its start: a string of blanks took the stack)
                         empty = False
                         if flags & _ID_KEY and len(v) <= _MAX_LABELLED:
-                            written = labelled(k, v)
-                            if written is not None and written != v:
+                            written = _labelled_copy(k, v)
+                            if written is not None:
                                 texts.append(written)
                         if flags & _TITLE_KEY:
                             titles.append(v.strip())
@@ -281,8 +282,8 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                         if item:
                             empty = False
                             if flags & _ID_KEY and len(item) <= _MAX_LABELLED:
-                                written = labelled(k, item)
-                                if written is not None and written != item:
+                                written = _labelled_copy(k, item)
+                                if written is not None:
                                     texts.append(written)
                             if flags & _TITLE_KEY:
                                 titles.append(item.strip())
@@ -343,6 +344,21 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
         ),
         tuple(texts),
     )
+
+
+def _labelled_copy(key: str, value: str) -> str | None:
+    """What an identifier field adds to the text after its value: the value written so its
+    scheme's extractor reads it (``{"pmid": "31452104"}`` as ``PMID: 31452104``), or None
+    when the value alone already reads as that identifier. A whole modern arXiv id is found
+    as it is (:func:`~groundcheck.extractors.arxiv.reads_bare`): its ``arXiv:`` copy named
+    the same id again and doubled the arXiv extraction of every search result with an
+    ``arxiv_id`` field."""
+    written = labelled(key, value)
+    if written is None or written == value:
+        return None
+    if written.startswith("arXiv:") and reads_bare(value):
+        return None
+    return written
 
 
 def _number_text(key: str, value: float) -> str | None:

@@ -28,6 +28,7 @@ __all__ = [
     "find_arxiv",
     "find_arxiv_legacy",
     "parse_arxiv",
+    "reads_bare",
     "url_path_id",
 ]
 
@@ -243,6 +244,23 @@ def _plausible(yymm: str, seq: str, version: str | None) -> bool:
         and seq.strip("0") != ""
         and (version is None or version.strip("0") != "")
     )
+
+
+_WHOLE_MODERN = re.compile(r"([0-9]{4})\.([0-9]{4,5})(?:v([0-9]+))?")
+
+
+def reads_bare(value: str) -> bool:
+    """Is ``value`` a whole, valid modern arXiv id (``2005.11401``, ``0704.0001v2``), which
+    :func:`find_arxiv` reports as it is, though nothing but its shape tells it from a
+    decimal? Then ``arXiv:`` + ``value`` names the same id and version, and nothing more:
+    the evidence walk writes the prefixed copy of an ``arxiv_id`` field only when this is
+    false (an old-style id, an id with a problem to report).
+
+    >>> reads_bare("2005.11401"), reads_bare("2005.11401v2"), reads_bare("1024.5678")
+    (True, True, False)
+    """
+    m = _WHOLE_MODERN.fullmatch(value)
+    return m is not None and _plausible(m[1], m[2], m[3])
 
 
 def _modern_problem(yymm: str, seq: str, version: str | None) -> str | None:
