@@ -63,10 +63,10 @@ URL = Scheme(SCHEME, "URL", "")
 """Cited as its key (``example.com/a``): the key is what two spellings of one page share."""
 
 _MENTION = Mention._trusted
-_KEY = Identifier._trusted
-"""A URL key is never empty (a host, then at least ``/``): made without the validators."""
 """The URL mentions are placed from a candidate's span (``0 <= start < end``), or from a family
 finder's checked mention shifted by the URL's offset: made without the validators."""
+_KEY = Identifier._trusted
+"""A URL key is never empty (a host, then at least ``/``): made without the validators."""
 
 _RUN = LazyPattern(r"[^\s<>\"`{}|\\^\u3000-\u303f\uff00-\uffef]*")
 _SPLIT = LazyPattern(r"[,;](?=(?:[Hh][Tt][Tt][Pp][Ss]?|[Ff][Tt][Pp])://)")
@@ -80,7 +80,7 @@ _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _NOT_BEFORE_SCHEME = _LETTERS | frozenset("0123456789+.-")
 _TRAILING = frozenset(".,;:!?*_~'\"")
 _CLOSERS = {")": "(", "]": "["}
-_TRIMMABLE = _TRAILING | frozenset(_CLOSERS) | {";"}
+_TRIMMABLE = _TRAILING | frozenset(_CLOSERS)
 """The last characters :func:`_trim` may remove; a URL ending in any other is kept whole."""
 _ENTITY_MAX = 32
 _IMAGE_LOOKBACK = 1000
