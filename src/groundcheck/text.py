@@ -26,7 +26,7 @@ import sys
 import unicodedata
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -181,6 +181,15 @@ _HYPHEN_BREAK = r"[ \t]*(?:\r\n|[" + _BREAK_CHARS + r"])[ \t]*(?=\d)"
 _SEQUENCE = r"(?=\d{4,5}(?!\d))"
 _ENTITY = r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 _ARCHIVE_DASH = f"[{_DASH_CLASS}](?=(?:{_GAP}?{_LETTERS}){{1,4}}{_GAP}?{_SLASHY})"
+
+
+def extend_range(column: array[int], numbers: Iterable[int]) -> None:
+    """``column.extend(numbers)``, twice as fast: ``array.extend`` stores the items of an
+    iterable one by one, ``fromlist`` a list at C speed (made 4,096 at a time, so the ints
+    it holds for a moment stay few)."""
+    numbers = iter(numbers)
+    while chunk := list(itertools.islice(numbers, 4096)):
+        column.fromlist(chunk)
 
 
 _PATTERN_METHODS = ("finditer", "findall", "match", "fullmatch", "search", "sub")
@@ -939,9 +948,8 @@ class TextView:
         # Kept as an array of 8-byte offsets, made 4,096 at a time: as a list of ints, a
         # 1 MB flood of "2\u200b" held 36 MB of them (two lists of 500,000).
         shifted = array("q")
-        kept = (m.start() - i for i, m in enumerate(_INVISIBLE_RE.finditer(original)))
-        while chunk := list(itertools.islice(kept, 4096)):
-            shifted.fromlist(chunk)
+        removed = enumerate(_INVISIBLE_RE.finditer(original))
+        extend_range(shifted, (m.start() - i for i, m in removed))
         stripped = _INVISIBLE_RE.sub("", original)
         inner = cls.of(stripped)
         return cls(original, inner.text, inner._view_starts, inner._segments, shifted)

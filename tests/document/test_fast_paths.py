@@ -345,10 +345,10 @@ def test_section_ids_are_those_of_the_loop_over_blocks(text: str) -> None:
 def test_extending_a_column_by_chunks_is_extending_it(
     start: int, count: int, step: int, typecode: str
 ) -> None:
-    """blocks.extend_range (by lists of 4,096) stores what array.extend stores."""
+    """text.extend_range (by lists of 4,096) stores what array.extend stores."""
     from array import array
 
-    from groundcheck.document.blocks import extend_range
+    from groundcheck.text import extend_range
 
     numbers = range(start, start + count * step, step)
     fast, slow = array(typecode, [7]), array(typecode, [7])

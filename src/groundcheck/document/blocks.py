@@ -23,7 +23,7 @@ from typing import overload
 
 from attrs import fields, frozen
 
-from groundcheck.text import LazyPattern
+from groundcheck.text import LazyPattern, extend_range
 
 __all__ = [
     "CELL",
@@ -221,15 +221,6 @@ def offsets(size: int) -> array[int]:
     """An empty array for offsets into a text of ``size`` characters: 4 bytes each when they
     fit (every text below 2 GiB), 8 otherwise."""
     return array("i" if size < 2**31 - 1 else "q")
-
-
-def extend_range(column: array[int], numbers: Iterable[int]) -> None:
-    """``column.extend(numbers)``, twice as fast: ``array.extend`` stores the items of an
-    iterable one by one, ``fromlist`` a list at C speed (made 4,096 at a time, so the ints
-    it holds for a moment stay few)."""
-    numbers = iter(numbers)
-    while chunk := list(islice(numbers, 4096)):
-        column.fromlist(chunk)
 
 
 class Blocks(Sequence[Block]):
