@@ -318,13 +318,22 @@ _ID_DOTS = "id-dots"
 """The memo key of the scan's (every dot, the ACL branch's dots)."""
 
 
-def _scan_id_dots(text: str) -> tuple[list[int], list[int]]:
-    every: list[int] = []
-    acl: list[int] = []
+def _scan(text: str, every: list[int], acl: list[int]) -> Iterator[re.Match[str]]:
+    """The one pass of :data:`_ID_DOT` over ``text``: fills ``every`` with its dots and ``acl``
+    with the ACL branch's, and yields the arXiv branches' matches as it goes."""
     for m in _ID_DOT.finditer(text):
         every.append(m.start())
         if m.lastindex == _ACL_BRANCH:
             acl.append(m.start())
+        else:
+            yield m
+
+
+def _scan_id_dots(text: str) -> tuple[list[int], list[int]]:
+    every: list[int] = []
+    acl: list[int] = []
+    for _ in _scan(text, every, acl):
+        pass
     return every, acl
 
 
@@ -355,12 +364,7 @@ def _modern_matches(text: str) -> Iterator[re.Match[str]]:
         return
     every: list[int] = []
     acl: list[int] = []
-    for m in _ID_DOT.finditer(text):
-        every.append(m.start())
-        if m.lastindex == _ACL_BRANCH:
-            acl.append(m.start())
-        else:
-            yield m
+    yield from _scan(text, every, acl)
     text_memo_keep(text, _ID_DOTS, (every, acl))
 
 
