@@ -121,9 +121,7 @@ _ET_AL = re.compile(r"(?i)\bet\s+al\b")
 _ET_AL_LOWER = re.compile(r"et(?<=\bet)\s+al\b")
 """``_ET_AL`` for an ASCII text lowered: opening with a literal, the search skips to each "et"
 (the word boundary before it is asked after, looking back)."""
-_ARXIV_NUMBER = re.compile(r"\.(?<=\d{4}\.)\d{4}")
 _DOI_HEAD = re.compile(r"10\.\d{4,9}/")
-_SLASH_NUMBER = re.compile(r"/\d{7}")
 
 
 def _id_like_ascii(text: str, data: bytes, folded: bytes) -> bool:
