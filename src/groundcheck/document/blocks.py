@@ -933,7 +933,3 @@ class LineMap:
 
     def line_start(self, line: int) -> int:
         return self._starts[line - 1]
-
-
-def iter_kind(blocks: Sequence[Block], kind: str) -> Iterator[Block]:
-    return (b for b in blocks if b.kind == kind)
