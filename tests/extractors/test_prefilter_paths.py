@@ -408,3 +408,18 @@ def _legacy_v2(text: str) -> Iterator[Mention]:
             m.end(),
             malformed=arxiv._legacy_problem(digits, version, archive),
         )
+
+
+def test_a_short_head_across_a_windows_end_is_read_whole() -> None:
+    """Regression: the window after a hint ends 80 characters on, and a short head found
+    across that end was reported cut short ("230.1234" for "230.12345") when another hint
+    nearer the token let it be read in the earlier window."""
+    core = "arXiv:arXiv:arXiv:arXiv:ARXIV : 230.12345"
+    text = "lorem ipsum " * 400 + core + " " + core + " dolor" * 30
+    _fresh()
+    heads = [m.group() for m in arxiv._ArxivContext(text).short_heads()]
+    assert heads == ["230.12345", "230.12345"]
+    assert [m.identifier.display for m in find_arxiv(text) if m.malformed] == [
+        "230.12345",
+        "230.12345",
+    ]

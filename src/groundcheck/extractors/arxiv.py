@@ -208,7 +208,7 @@ class _ArxivContext:
             # has its last hint in ``[hint, s)`` (a hint is never inside a match or right
             # after one), and the reaches bound where those stretches end.
             reaches = self.reaches()
-            search = _SHORT_HEAD.compiled.search
+            search, match = _SHORT_HEAD.compiled.search, _SHORT_HEAD.compiled.match
             n, count = len(text), len(hints)
             seen: set[int] = set()
             for i, hint in enumerate(hints):
@@ -220,9 +220,14 @@ class _ArxivContext:
                     j += 1
                 m = search(text, hint, end)
                 while m is not None and m.start() <= limit:
-                    if m.start() not in seen and self.written_as_arxiv(m.start()):
-                        seen.add(m.start())
-                        yield m
+                    at = m.start()
+                    if at not in seen and self.written_as_arxiv(at):
+                        # matched again without the window's end, which may cut it short
+                        # ("230.1234" of a "230.12345" across it)
+                        whole = match(text, at)
+                        if whole is not None:
+                            seen.add(at)
+                            yield whole
                     m = search(text, m.end(), end)
             return
         for m in _SHORT_HEAD.finditer(text):
