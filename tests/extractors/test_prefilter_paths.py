@@ -264,6 +264,8 @@ _WINDOW_PIECES = st.sampled_from(
         "0703.1234", "1412.12345", "1501.1234", "2301.123", "2301.123456", "12301.00001",
         "230.12345", "1.2", "3.5", "12.345", "99", "v", "v2", "v0", ".", ":", "/", " ", "\t",
         "\n", ",", "x", "see ", "a" * 30, "b/" * 20, "1234567890" * 3,
+        "arxiv_id", "arxiv_id: ", "arXiv,", "ARXIV)", "alphaxiv.org/abs/", "Huggingface ",
+        "lanl ", "xxx.lanl.gov/", "ar5iv ", "arxiv\n", "123.4567",
     ]
 )  # fmt: skip
 
@@ -422,4 +424,37 @@ def test_a_short_head_across_a_windows_end_is_read_whole() -> None:
     assert [m.identifier.display for m in find_arxiv(text) if m.malformed] == [
         "230.12345",
         "230.12345",
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WINDOW_PIECES, max_size=30).map("".join), st.integers(0, 120))
+def test_short_heads_read_after_the_openers_are_those_written_anywhere(
+    core: str, gap: int
+) -> None:
+    """Short heads (``230.12345``) are looked for only after the hints a context may open at
+    (``_ArxivContext.openers``: not ``arxiv_id``, ``arXiv,``): they must be every short head
+    of the text that is written as an arXiv id, each once."""
+    text = "lorem ipsum " * 400 + core + " " * gap + core + " dolor" * 30
+    _fresh()
+    context = arxiv._ArxivContext(text)
+    assert len(context.hints) * arxiv._CONTEXT_WINDOW < len(text)  # the windows' branch
+    found = [m.span() for m in context.short_heads()]
+    written = [
+        m.span() for m in arxiv._SHORT_HEAD.finditer(text) if context.written_as_arxiv(m.start())
+    ]
+    assert sorted(found) == written
+
+
+def test_hints_no_context_opens_at_open_no_window() -> None:
+    record = "arxiv_id\n\n2005.11401\n\ntitle\n\nRetrieval-Augmented Generation\n\n"
+    text = record * 50 + "See arXiv: 230.12345 and arXiv:1024.5678."
+    context = arxiv._ArxivContext(text)
+    assert len(context.hints) == 52
+    assert [text[h - 2 : h + 4] for h in context.openers()] == ["arXiv:", "arXiv:"]
+    assert [m.group() for m in context.short_heads()] == ["230.12345"]
+    malformed = [(m.identifier.display, m.malformed) for m in find_arxiv(text) if m.malformed]
+    assert malformed == [
+        ("1024.5678", "month 24 is not 01-12"),
+        ("230.12345", "arXiv ids have 4 digits before the dot, not 3"),
     ]

@@ -136,6 +136,19 @@ def _after_arxiv_prefix(text: str, pos: int) -> bool:
 _CONTEXT_HINTS = ("xiv", "5iv", "huggingface", "lanl")
 """Substrings every arXiv context contains (arxiv, alphaxiv, ar5iv, huggingface, xxx.lanl)."""
 
+_OPENS_AFTER: dict[str, tuple[int, frozenset[str]]] = {
+    **dict.fromkeys("xX", (3, frozenset(" \t:."))),
+    "5": (3, frozenset(".")),
+    **dict.fromkeys("hH", (11, frozenset("."))),
+    **dict.fromkeys("lL", (4, frozenset("."))),
+}
+"""For a hint, by its first character: how long its needle is, and the characters that may
+follow it where an :data:`_ARXIV_CONTEXT` holds it. ``arxiv`` is followed by the spaces or
+colon of ``arXiv: `` or by a dot (``arXiv.2301.00001``, ``arxiv.org/``), ``alphaxiv`` and
+``ar5iv`` by the dot of their host name, ``huggingface`` by ``.co``, ``lanl`` by ``.gov``.
+Only the needles' own first characters open a hint (no character outside ASCII lower-cases
+to one of them)."""
+
 
 class _ArxivContext:
     """Answers "is this position written after an arXiv prefix or URL?" for one text.
@@ -145,11 +158,12 @@ class _ArxivContext:
     each question is a binary search; the exact regex runs only near a hint.
     """
 
-    __slots__ = ("_hints", "_reaches", "_text")
+    __slots__ = ("_hints", "_openers", "_reaches", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._hints: list[int] | None = None
+        self._openers: list[int] | None = None
         self._reaches: list[int] | None = None
 
     def _find_hints(self) -> list[int]:
@@ -164,18 +178,36 @@ class _ArxivContext:
             self._hints = self._find_hints()
         return self._hints
 
+    def openers(self) -> list[int]:
+        """The hints an arXiv context may open at: those followed by a character of
+        :data:`_OPENS_AFTER`. Every context that makes a token *written as* an arXiv id holds
+        one of them (it starts with its hint's word and goes on with that character), so a
+        token :meth:`written_as_arxiv` accepts lies in the window after one of these; the
+        others (``arxiv_id`` in every record of a search result, ``arXiv,``) open no
+        window. A step per hint: asked for only when the hints are few (the windows after
+        them are read, not the whole text)."""
+        if self._openers is None:
+            text = self._text
+            opens = _OPENS_AFTER
+            openers = []
+            for hint in self.hints:
+                size, after = opens[text[hint]]
+                if text[hint + size : hint + size + 1] in after:
+                    openers.append(hint)
+            self._openers = openers
+        return self._openers
+
     def reaches(self) -> list[int]:
-        """For each hint, a bound on where a token written after it starts (see
+        """For each of :meth:`openers`, a bound on where a token written after it starts (see
         :data:`_REACH`): :meth:`written_as_arxiv` is False at every ``start`` past the reach
         of the last hint before it. Each is looked for at most ``_AFTER_HINT + 2`` characters
         on (a bound that far covers every window read after the hint), so the cost stays
-        linear however the hints crowd. Asked for only when the hints are few (the windows
-        after them are read, not the whole text)."""
+        linear however the hints crowd."""
         if self._reaches is None:
             text, n = self._text, len(self._text)
             match = _REACH.match
             reaches = []
-            for hint in self.hints:
+            for hint in self.openers():
                 m = match(text, hint, min(n, hint + _AFTER_HINT + 2))
                 reaches.append(max(m.end(1), m.end(2)))  # type: ignore[union-attr]
             self._reaches = reaches
@@ -203,19 +235,22 @@ class _ArxivContext:
         if not hints:
             return
         if len(hints) * _CONTEXT_WINDOW < len(text):
-            # The matches of each window in order, as its ``finditer`` gives them, up to the
-            # last that may start within a stretch: a token at ``s`` in the window of ``hint``
-            # has its last hint in ``[hint, s)`` (a hint is never inside a match or right
-            # after one), and the reaches bound where those stretches end.
+            # The matches of each opener's window in order, as its ``finditer`` gives them,
+            # up to the last that may start within a stretch: a token at ``s`` written as an
+            # id follows the opener its context holds, in ``[s - 80, s)``, within that
+            # opener's reach (a context is a stretch from it). No match before ``s`` can
+            # overlap it: inside a match, a digit not after a digit or dot follows a ``v``,
+            # and no context ends with one.
+            openers = self.openers()
             reaches = self.reaches()
             search, match = _SHORT_HEAD.compiled.search, _SHORT_HEAD.compiled.match
-            n, count = len(text), len(hints)
+            n, count = len(text), len(openers)
             seen: set[int] = set()
-            for i, hint in enumerate(hints):
+            for i, hint in enumerate(openers):
                 end = min(n, hint + _CONTEXT_WINDOW)
                 limit = reaches[i]
                 j = i + 1
-                while j < count and hints[j] < end:
+                while j < count and openers[j] < end:
                     limit = max(limit, reaches[j])
                     j += 1
                 m = search(text, hint, end)
@@ -453,23 +488,25 @@ def _modern(
 
 
 def _dots_after_hints(text: str, context: _ArxivContext) -> Iterable[int]:
-    """The :data:`_CANDIDATE_DOT` dots in the window after each hint (``[hint + 1,
-    hint + _AFTER_HINT + 2)``) where a token written as an arXiv id may have its dot, in
-    order, each once.
+    """The :data:`_CANDIDATE_DOT` dots in the window after each hint a context may open at
+    (:meth:`_ArxivContext.openers`: ``[hint + 1, hint + _AFTER_HINT + 2)``) where a token
+    written as an arXiv id may have its dot, in order, each once. (A search result names
+    ``arxiv_id`` in every record: those hints open no window.)
 
     A candidate is the dot and the digit after it, so a window holds its dots up to its end
     minus 2 (the pattern's lookbehind reads before the window): the windows that overlap or
-    touch are searched as one (a tool output names an id after "arxiv_id" and again after
-    "arXiv:", two hints a few characters apart). A token written after a hint starts within
-    the hint's reach (:meth:`_ArxivContext.reaches`) and its dot is at most 8 digits on, so a
-    window is read only up to the latest of those among its hints (its hints are the only
-    ones a token in it can be written after: an earlier hint lies over 80 characters before
-    any token starting in it). Many hints (an "arXiv:arXiv:..." flood) take one pass over the
-    whole text instead, so the cost stays linear.
+    touch are searched as one (a tool output names an id after "arXiv:" and again in an
+    "arxiv.org/abs/" link, two hints a few characters apart). A token written after an opener
+    starts within the opener's reach (:meth:`_ArxivContext.reaches`) and its dot is at most 8
+    digits on, so a window is read only up to the latest of those among its openers (its
+    openers are the only ones a token in it can be written after: an earlier one lies over 80
+    characters before any token starting in it). Many hints (an "arXiv:arXiv:..." flood)
+    take one pass over the whole text instead, so the cost stays linear.
     """
     hints = context.hints
     if len(hints) * _AFTER_HINT >= len(text):
         return (m.start() for m in _WRITTEN_DOT.finditer(text))
+    hints = context.openers()  # (the windows after the other hints hold no such token)
     reaches = context.reaches()
     search = _WRITTEN_DOT.compiled.search
     n = len(text)
