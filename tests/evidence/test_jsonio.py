@@ -12,7 +12,7 @@ import pytest
 
 from groundcheck.errors import InputError, UnknownFormat
 from groundcheck.evidence import load_evidence
-from groundcheck.evidence.jsonio import JsonRecords, open_input
+from groundcheck.evidence.jsonio import Input, JsonRecords, open_input
 from groundcheck.model import Identifier
 
 MESSAGES = [
@@ -116,3 +116,61 @@ def test_bibtex_is_recognised_by_its_first_bytes_whatever_the_name(tmp_path: Pat
     trace = load_evidence(path)
     assert trace.format == "bibtex"
     assert Identifier("arxiv", "2101.03961") in trace.evidence.identifiers
+
+
+class _Counted:
+    """A file stream that records the size of each read and may under-report its size."""
+
+    def __init__(self, stream: Any, fake_size: int | None = None) -> None:
+        self._stream, self.reads, self._fake_size = stream, [], fake_size
+
+    def read(self, size: int) -> bytes:
+        self.reads.append(size)
+        return bytes(self._stream.read(size))
+
+    def fileno(self) -> int:
+        if self._fake_size is not None:
+            raise OSError("no descriptor")  # a stream that says nothing of its size
+        return int(self._stream.fileno())
+
+    def tell(self) -> int:
+        return int(self._stream.tell())
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def test_a_regular_file_is_read_in_one_read_of_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "report.md"
+    body = ("See arXiv:2101.03961. " * 200_000).encode()  # 4.4 MB: over four chunks
+    path.write_bytes(body)
+    counted = _Counted(path.open("rb"))
+    source = Input(counted, str(path), owned=True)
+    with source:
+        assert source.text() == body.decode()
+    assert counted.reads[0] == len(body) + 1  # the whole file at once, then the end seen
+    assert len(counted.reads) <= 2
+
+
+def test_the_rest_after_a_sniffed_head_and_a_stream_without_a_size_read_whole(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "report.md"
+    body = "".join(f"line {i} arXiv:2101.{i:05d}\n" for i in range(150_000)).encode()
+    path.write_bytes(body)
+    with open_input(path) as source:
+        assert source.head(1000) == body[:1000]
+        assert source.read() == body
+    counted = _Counted(path.open("rb"), fake_size=0)
+    with Input(counted, str(path), owned=True) as source:
+        assert source.read() == body
+    assert len(counted.reads) > 2  # in chunks
+
+
+def test_a_regular_file_over_the_limit_is_refused_as_before(tmp_path: Path) -> None:
+    path = tmp_path / "big.md"
+    path.write_bytes(b"x" * 5000)
+    with open_input(path, max_bytes=4096) as source, pytest.raises(InputError, match="limit"):
+        source.text()
+    with open_input(path, max_bytes=5000) as source:
+        assert source.text() == "x" * 5000

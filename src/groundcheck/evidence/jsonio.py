@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -231,16 +232,32 @@ class Input:
             size *= 4
 
     def read(self) -> bytes:
-        """Everything not yet read (in chunks, so the limit stops an endless stream early)."""
-        parts = [self._buffer]
+        """Everything not yet read: in chunks, so the limit stops an endless stream early; the
+        rest of a regular file in one read of its size first, so its bytes are copied once
+        (joining 1 MiB chunks copied them twice: ~2,400 page faults, ~4 ms, of every 10 MB
+        read in a fresh process), and in chunks after that if it grew meanwhile."""
+        parts = [self._buffer] if self._buffer else []
+        size = self._size_left()
         while not self._eof:
-            chunk = self._read(_CHUNK)
+            chunk = self._read(_CHUNK if size is None else size + 1)
+            size = None
             if not chunk:
                 break
             parts.append(chunk)
         self._buffer = b""
         self._eof = True
-        return b"".join(parts)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def _size_left(self) -> int | None:
+        """The bytes a regular file holds past the stream's position (None: not a regular
+        file, or not one that says so)."""
+        try:
+            status = os.fstat(self._stream.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                return None
+            return max(0, status.st_size - self._stream.tell())
+        except (AttributeError, OSError, ValueError):  # (io.UnsupportedOperation: OSError)
+            return None
 
     def chunk(self) -> bytes:
         """The next bytes not yet read (b"" at the end): a whole file streamed in chunks."""
