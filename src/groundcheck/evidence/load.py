@@ -24,10 +24,10 @@ from typing import Any, BinaryIO, cast
 
 from attrs import evolve, frozen
 
+from groundcheck.collector import collection_paused
 from groundcheck.errors import ConfigError, InputError, UnknownFormat
 from groundcheck.evidence.formats import FORMATS, Format
 from groundcheck.evidence.jsonio import Input, JsonRecords, limited_input, open_input, read_text
-from groundcheck.evidence.pause import collection_paused
 from groundcheck.evidence.provenance import FetchRule, Provenance
 from groundcheck.evidence.trace import Reading, Trace, TraceBuilder
 from groundcheck.extractors import Extractor, Registry

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from groundcheck.collector import collection_paused
 from groundcheck.errors import InputError
-from groundcheck.evidence.pause import collection_paused
 from groundcheck.evidence.provenance import Provenance, argument_strings, is_action
 from groundcheck.evidence.trace import ACTION_TOOLS, TraceBuilder, make_evidence, parse_arguments
 from groundcheck.extractors import Extractor

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import cast
 
+from groundcheck.collector import collection_paused
 from groundcheck.errors import PluginError
 from groundcheck.extractors.builtin import default_registry
 from groundcheck.extractors.registry import Extractor, Registry
@@ -124,6 +125,13 @@ def extract(
     """
     if extractors is None:
         extractors = resolve_extractors(registry)
+    with collection_paused():  # a mention, a citation and tuples per id: no cycle among them
+        return _extract(text, extractors, source)
+
+
+def _extract(
+    text: str, extractors: Sequence[Extractor], source: str | None
+) -> tuple[Citation, ...]:
     view = TextView.of(text)
     mentions = find_mentions(view.text, extractors)
     spans: list[tuple[int, int]] | None = None

@@ -1,4 +1,5 @@
-"""The collector is paused while a trace is read, and runs afterwards exactly as before."""
+"""The collector is paused while a trace is read or a text extracted, and runs afterwards
+exactly as before."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from groundcheck import collector as pause_module
+from groundcheck.collector import collection_paused
 from groundcheck.evidence import load_evidence, load_run
-from groundcheck.evidence import pause as pause_module
 from groundcheck.evidence.native import from_tool_calls
-from groundcheck.evidence.pause import collection_paused
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "evidence" / "fixtures"
 
 
 @pytest.fixture(autouse=True)
@@ -77,4 +78,17 @@ def test_every_way_of_reading_evidence_pauses_the_collector(
     load_evidence([{"tool": "search", "input": "q", "output": "arXiv:2005.11401"}])
     from_tool_calls([{"tool": "search", "input": "q", "output": "arXiv:2005.11401"}])
     assert seen and not any(seen)
+    assert gc.isenabled()
+
+
+def test_extracting_a_text_pauses_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    from groundcheck.extractors import extract, pipeline
+
+    gc.enable()
+    seen = _seen_inside(monkeypatch, pipeline, "find_mentions")
+    assert [c.id for c in extract("See arXiv:2005.11401 and doi:10.1000/xyz.")] == [
+        "2005.11401",
+        "10.1000/xyz",
+    ]
+    assert seen == [False]
     assert gc.isenabled()
