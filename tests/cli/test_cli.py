@@ -304,3 +304,25 @@ def test_audit_sarif(capsys: pytest.CaptureFixture[str]) -> None:
     }
     rules = {r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]}
     assert {"fabricated-id", "unverified-title", "no-tool-calls"} <= rules
+
+
+def test_the_command_freezes_the_collector_only_when_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``console`` (the ``groundcheck`` script, ``python -m groundcheck``) takes the objects
+    still alive out of the collector's reach just before the process exits; ``main``, which a
+    caller may run and go on, never does."""
+    import gc
+
+    from groundcheck import cli
+
+    frozen = gc.get_freeze_count()
+    assert main(["extractors"]) == 0
+    assert gc.get_freeze_count() == frozen
+    calls: list[str] = []
+    monkeypatch.setattr(cli, "main", lambda: calls.append("main") or 1)
+    monkeypatch.setattr(cli.gc, "freeze", lambda: calls.append("freeze"))
+    with pytest.raises(SystemExit) as exited:
+        cli.console()
+    assert exited.value.code == 1
+    assert calls == ["main", "freeze"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 import gc
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
     from groundcheck.cli.parser import Parser
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "console", "main"]
 
 
 def build_parser(only: str | None = None) -> Parser:
@@ -97,6 +97,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if collecting:
             gc.enable()
+
+
+def console() -> NoReturn:
+    """The ``groundcheck`` command and ``python -m groundcheck``: :func:`main`, then exit.
+
+    Before the interpreter tears down, the objects still alive are taken out of the cyclic
+    collector's reach (``gc.freeze``). The teardown frees them as before, module by module,
+    but first runs full collections that walk every one of them (a run's modules, classes,
+    compiled patterns: ~15,000 objects) looking for cycles: ~6 ms of the ~11 ms teardown of an
+    ``extract`` of 10 MB. A cycle among them is then left for the operating system to reclaim
+    at exit, a moment later; output is flushed and ``atexit`` handlers run before the teardown
+    either way. Only here, where the process ends: a caller of :func:`main` that goes on
+    running keeps its collector whole.
+    """
+    status = main()
+    gc.freeze()
+    sys.exit(status)
 
 
 def _main(argv: Sequence[str] | None, collecting: bool) -> int:
