@@ -122,3 +122,25 @@ def test_the_byte_copy_agrees_with_the_lowered_text_on_ascii_literals(
         return ch if ch.isascii() and ch not in "?\x00" else "?"
 
     assert "".join(map(plain, low)) == "".join(map(plain, data.decode("ascii")))
+
+
+def _lower_bytes_v1(text: str) -> bytes:
+    """``hints._lower_bytes`` before it was built a chunk at a time."""
+    data = bytearray(text.encode("ascii", "replace").lower())
+    at = text.find("\u212a")
+    while at != -1:
+        data[at] = 0x6B
+        at = text.find("\u212a", at + 1)
+    return bytes(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3 * hints._LOWER_CHUNK), _TEXTS), max_size=8))
+def test_the_byte_copy_built_in_chunks_is_the_whole_texts(pieces: list[tuple[int, str]]) -> None:
+    """Pieces (non-ASCII characters, the Kelvin sign, ``İ``) placed anywhere in a text of
+    several chunks, across their edges too."""
+    chars = list("Mixed CASE text. " * (3 * hints._LOWER_CHUNK // 17 + 1))
+    for at, piece in pieces:
+        chars[at : at + len(piece)] = piece
+    text = "".join(chars)
+    assert bytes(hints._lower_bytes(text)) == _lower_bytes_v1(text)

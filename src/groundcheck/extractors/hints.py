@@ -105,19 +105,28 @@ _KELVIN = "\u212a"
 """The one character other than ``İ`` that lower-cases to ASCII (the Kelvin sign, to ``k``)."""
 
 
-def _lower_bytes(text: str) -> bytes:
-    data = text.encode("ascii", "replace").lower()
+_LOWER_CHUNK = 1 << 18
+""":func:`_lower_bytes` encodes and lowers this many characters at a time."""
+
+
+def _lower_bytes(text: str) -> bytearray:
+    # Written a chunk at a time into one buffer: encoding the whole text and lowering that
+    # made two copies of it, the first thrown away at once, and in a fresh process each
+    # 10 MB copy costs ~2,400 page faults (9.2 -> 7.1 ms CPU for 10 MB of ASCII). The chunks'
+    # own copies are small and reuse the same memory.
+    data = bytearray(len(text))
+    for lo in range(0, len(text), _LOWER_CHUNK):
+        hi = lo + _LOWER_CHUNK
+        data[lo:hi] = text[lo:hi].encode("ascii", "replace").lower()
     if not text.isascii() and _KELVIN in text:
-        kelvins = bytearray(data)
         at = text.find(_KELVIN)
         while at != -1:
-            kelvins[at] = 0x6B  # "k", as in the lower-cased text
+            data[at] = 0x6B  # "k", as in the lower-cased text
             at = text.find(_KELVIN, at + 1)
-        data = bytes(kelvins)
     return data
 
 
-def lowered_bytes(text: str) -> bytes:
+def lowered_bytes(text: str) -> bytes | bytearray:
     """:func:`lowered` as ASCII bytes, one per character (``?`` for every non-ASCII one).
 
     It agrees with the lower-cased text on every ASCII character but ``?`` and NUL (``İ``
@@ -127,13 +136,15 @@ def lowered_bytes(text: str) -> bytes:
     takes ~40 ms on a text with one em dash in it (the string is then two bytes a
     character, and each goes through the Unicode tables). Kept for the last long texts.
 
-    >>> lowered_bytes("See PMID: 1 \u2014 \u212a")
+    >>> bytes(lowered_bytes("See PMID: 1 \u2014 \u212a"))
     b'see pmid: 1 ? k'
+
+    A ``bytearray`` shared with every other caller: read it, never change it.
     """
     memo = _memo(text)
     if memo is None:
         return _lower_bytes(text)
-    data: bytes | None = memo.get(_BYTES)
+    data: bytearray | None = memo.get(_BYTES)
     if data is None:
         data = memo[_BYTES] = _lower_bytes(text)
     return data
