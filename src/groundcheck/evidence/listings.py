@@ -179,7 +179,12 @@ def _record_identifiers(
         return identifiers_by_text([r.siblings for r in records], id_finders)
     names = {e.name for e in id_finders}
     leaves = flat.leaves
-    leaf_starts = list(map(itemgetter(0), leaves))
+    # (the walk's starts of the leaves, with one more past the last: bisected alike)
+    leaf_starts: Sequence[int] = (
+        flat.starts
+        if len(flat.starts) == len(leaves) + 1
+        else list(map(itemgetter(0), leaves))
+    )
     keys_of_leaf: dict[int, set[Identifier]] = {}
     to_original = None if view.is_identity else view.to_original
     for mention, name in mentions:

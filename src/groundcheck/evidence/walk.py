@@ -74,6 +74,10 @@ class FlatOutput:
     """The strings ``text`` joins with blank lines (``"\\n\\n".join(strings)``), in order. When
     none holds a line break they are the text's blocks: a reader splitting ``text`` at blank
     lines would only copy them again (:func:`~groundcheck.evidence.mentions.title_text`)."""
+    starts: tuple[int, ...] = ()
+    """Where each of ``strings`` starts in ``text``, and one more (``len(text) + 2``, where
+    a next one would): what a reader of the blocks bisects, made once here, where the
+    lengths are at hand (empty when the strings are not known)."""
 
 
 _NOT_JSON = object()
@@ -343,6 +347,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
             for slot in tracked
         ),
         tuple(texts),
+        tuple(starts),
     )
 
 
@@ -353,6 +358,8 @@ def _labelled_copy(key: str, value: str) -> str | None:
     as it is (:func:`~groundcheck.extractors.arxiv.reads_bare`): its ``arXiv:`` copy named
     the same id again and doubled the arXiv extraction of every search result with an
     ``arxiv_id`` field."""
+    if _KEY_KINDS.get(key, 0) & _ARXIV_KEY and reads_bare(value):
+        return None  # (what the lines below answer, without writing the copy first)
     written = labelled(key, value)
     if written is None or written == value:
         return None
@@ -485,20 +492,22 @@ def _title_of(record: Mapping[Any, Any]) -> str | None:
     return None
 
 
-_ID_KEY, _TITLE_KEY, _AUTHOR_KEY, _YEAR_KEY = 1, 2, 4, 8
+_ID_KEY, _TITLE_KEY, _AUTHOR_KEY, _YEAR_KEY, _ARXIV_KEY = 1, 2, 4, 8, 16
 _KEY_KINDS: dict[str, int] = {}
 
 
 def _key_kind(key: str) -> int:
     """What a key names, as bits: an identifier key, whose values ``labelled`` writes
-    (:data:`_ID_KEY`); ``title`` (:data:`_TITLE_KEY`), authors (:data:`_AUTHOR_KEY`) or a
-    year (:data:`_YEAR_KEY`), in any case. Memoised: a search result repeats a handful of
-    keys ten thousand times."""
+    (:data:`_ID_KEY`, and :data:`_ARXIV_KEY` for an arXiv one); ``title``
+    (:data:`_TITLE_KEY`), authors (:data:`_AUTHOR_KEY`) or a year (:data:`_YEAR_KEY`), in any
+    case. Memoised: a search result repeats a handful of keys ten thousand times."""
     known = _KEY_KINDS.get(key)
     if known is None:
         low = key.lower()
+        scheme = scheme_of_key(key)
         known = (
-            (_ID_KEY if scheme_of_key(key) is not None else 0)
+            (_ID_KEY if scheme is not None else 0)
+            | (_ARXIV_KEY if scheme == "arxiv" else 0)
             | (_TITLE_KEY if low == "title" else 0)
             | (_AUTHOR_KEY if low in _AUTHOR_KEYS else 0)
             | (_YEAR_KEY if low in _YEAR_KEYS else 0)
