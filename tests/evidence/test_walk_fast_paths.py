@@ -50,3 +50,31 @@ def test_labelled_copy_answers_as_writing_it_first(key: str, value: str) -> None
 
     _key_kind(key)  # (memoised: the fast path reads the memo)
     assert _labelled_copy(key, value) == _slow_labelled_copy(key, value)
+
+
+_LEAF = st.one_of(
+    st.text(alphabet="ab \n", max_size=6),
+    st.lists(st.text(alphabet="ab \n", max_size=4), max_size=3),
+    st.dictionaries(st.sampled_from(["title", "doi", "x"]), st.text(alphabet="ab\n", max_size=4)),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LEAF, max_size=6))
+def test_leaves_and_starts_are_where_the_strings_are(value: list[object]) -> None:
+    """The leaves made when asked for are each string's place in the text, and the starts
+    the sums of their lengths with the blank lines between; the one memchr over the strings
+    joined answers as counting the text's line breaks did."""
+    from groundcheck.evidence.walk import flatten
+
+    flat = flatten(value)
+    at, leaves = 0, []
+    for s in flat.strings:
+        assert flat.text[at : at + len(s)] == s
+        leaves.append((at, at + len(s)))
+        at += len(s) + 2
+    assert flat.leaves == tuple(leaves)
+    assert list(flat.starts) == [s for s, _ in leaves] + [at]
+    plain = bool(flat.strings) and "\n" not in "".join(flat.strings)
+    if flat.text:
+        assert plain == (flat.text.count("\n") == 2 * (len(flat.strings) - 1))

@@ -62,8 +62,8 @@ class FlatOutput:
     """(title, the text of the same record's other fields): a paper described in one record."""
     records: tuple[Record, ...] = ()
     """The same records with their authors and year (``pairs`` is kept for older callers)."""
-    leaves: tuple[tuple[int, int], ...] = ()
-    """``(start, end)`` in ``text`` of every string joined into it, in order."""
+    _leaves: tuple[tuple[int, int], ...] = ()
+    """(Given as ``leaves=``: see :attr:`leaves`; :func:`flatten` leaves it empty.)"""
     record_leaves: tuple[tuple[tuple[int, ...], tuple[str, ...]] | None, ...] = ()
     """For each record: the leaves (indices into ``leaves``) that are its string fields, and
     its number fields as written in ``Record.siblings`` (``"pmid: 123"``); None when its
@@ -78,6 +78,16 @@ class FlatOutput:
     """Where each of ``strings`` starts in ``text``, and one more (``len(text) + 2``, where
     a next one would): what a reader of the blocks bisects, made once here, where the
     lengths are at hand (empty when the strings are not known)."""
+
+    @property
+    def leaves(self) -> tuple[tuple[int, int], ...]:
+        """``(start, end)`` in ``text`` of every string joined into it, in order: made when
+        asked for, from ``starts`` and ``strings`` (a pair per string, some 1,200 for a
+        search result of 100 papers, that the loading of evidence never reads)."""
+        starts = self.starts
+        if self._leaves or len(starts) != len(self.strings) + 1:
+            return self._leaves
+        return tuple(zip(starts, map(add, starts, map(len, self.strings)), strict=False))
 
 
 _NOT_JSON = object()
@@ -341,7 +351,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
         empty,
         tuple((r.title, r.siblings) for r in records),
         tuple(records),
-        tuple(zip(starts, map(add, starts, lengths), strict=False)),  # starts has one more
+        (),  # (the leaves: made from the starts when asked for)
         tuple(
             None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
             for slot in tracked
