@@ -225,13 +225,13 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     break
                 tv = type(v)
                 if tv is str:
-                    if v and (v[0] in "{[<" or v[0].isspace()):
+                    if v and ((head := v[0]) in "{[<" or head.isspace()):
                         break
                 elif tv is list:
                     plain = True
                     for item in v:
                         if type(item) is not str or (
-                            item and (item[0] in "{[<" or item[0].isspace())
+                            item and ((head := item[0]) in "{[<" or head.isspace())
                         ):
                             plain = False
                             break
@@ -272,7 +272,11 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     texts.append(v)
                     if v:  # (no blank at its start: a string of blanks took the stack)
                         empty = False
-                        if flags & _ID_KEY and len(v) <= _MAX_LABELLED:
+                        if (
+                            flags & _ID_KEY
+                            and len(v) <= _MAX_LABELLED
+                            and not (flags & _ARXIV_KEY and reads_bare(v))  # (no copy: below)
+                        ):
                             written = _labelled_copy(k, v)
                             if written is not None:
                                 texts.append(written)
