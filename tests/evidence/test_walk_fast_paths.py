@@ -78,3 +78,20 @@ def test_leaves_and_starts_are_where_the_strings_are(value: list[object]) -> Non
     plain = bool(flat.strings) and "\n" not in "".join(flat.strings)
     if flat.text:
         assert plain == (flat.text.count("\n") == 2 * (len(flat.strings) - 1))
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=" \t\u00a0\u200babé,.\x1c", max_size=8)
+        | st.sampled_from(["Smith, A.", "Lewis  P.", "Müller", ""]),
+        max_size=60,
+    )
+)
+def test_string_names_are_the_authors_of_a_list_of_strings(names: list[str]) -> None:
+    """The walk reads an author list of plain strings without authors_of's type tests: the
+    same names."""
+    from groundcheck.evidence.walk import _MAX_AUTHORS, _string_names, authors_of
+
+    fast = _string_names(names[:_MAX_AUTHORS]) if names else ()
+    assert fast == authors_of(names)

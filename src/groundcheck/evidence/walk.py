@@ -248,7 +248,15 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 if field:  # a sibling field of this record: what _record takes from it
                     if flags & _AUTHOR_KEY:
                         if not authors:
-                            authors = authors_of(v)
+                            # (a list here holds plain strings only: what authors_of gives
+                            # for one, without its tests of the types)
+                            authors = (
+                                authors_of(v)
+                                if tv is not list
+                                else _string_names(v[:_MAX_AUTHORS])
+                                if v
+                                else ()
+                            )
                     elif flags & _YEAR_KEY and year is None:
                         year = year_of(v)
                     if tv is str:
@@ -433,9 +441,11 @@ def year_of(value: Any) -> int | None:
 
 
 _STRINGS = {str}
+_MAX_AUTHORS = 50
+"""Authors read from one record (:func:`authors_of`'s default limit)."""
 
 
-def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
+def authors_of(value: Any, limit: int = _MAX_AUTHORS) -> tuple[str, ...]:
     """Author names, first author first, from a string, a list of names, or name records.
 
     >>> authors_of("Patrick Lewis, Ethan Perez, Aleksandra Piktus et al.")
@@ -453,14 +463,7 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
     elif isinstance(value, list):
         head = value[:limit]
         if set(map(type, head)) == _STRINGS:
-            # A list of plain strings (the usual author list): stripped and tested in C. Joined
-            # by single spaces, stripped names are printable with no double space exactly
-            # when each of them is (what the test below asks of each).
-            names = list(filter(None, map(str.strip, head)))
-            joined = " ".join(names)
-            if joined.isprintable() and "  " not in joined:
-                return tuple(names)
-            return tuple([" ".join(n.split()) for n in names])
+            return _string_names(head)
         for item in head:
             name = item.strip() if type(item) is str else _name_of(item)
             if name:
@@ -473,6 +476,18 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
         name = _name_of(value)
         names = [name] if name else []
     return tuple([" ".join(n.split()) for n in names[:limit] if n.strip()])
+
+
+def _string_names(head: list[str]) -> tuple[str, ...]:
+    """The names of a non-empty list of plain strings (the usual author list; what
+    :func:`authors_of` gives for it): stripped and tested in C. Joined by single spaces,
+    stripped names are printable with no double space exactly when each of them is (what
+    :func:`authors_of` asks of each name otherwise)."""
+    names = list(filter(None, map(str.strip, head)))
+    joined = " ".join(names)
+    if joined.isprintable() and "  " not in joined:
+        return tuple(names)
+    return tuple([" ".join(n.split()) for n in names])
 
 
 def _name_of(item: Any) -> str | None:
