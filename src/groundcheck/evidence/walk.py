@@ -327,6 +327,8 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     )  # fmt: skip
                 records[at] = Record(named, "\n\n".join(parts), authors, year)
                 tracked[at] = (record_leaves, strings, tuple(numbers))
+            if done == len(items):
+                continue  # every field taken above (a search result's paper): none to stack
             for k, v in reversed(items[done:]):
                 k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
@@ -516,8 +518,10 @@ def _title_of(record: Mapping[Any, Any]) -> str | None:
         if not (known if known is not None else _key_kind(key)) & _TITLE_KEY:
             continue
         value = v[0] if isinstance(v, list) and v else v
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if isinstance(value, str):
+            stripped = value.strip()
+            if stripped:
+                return stripped
     return None
 
 
