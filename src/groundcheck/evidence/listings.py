@@ -206,7 +206,6 @@ def _record_identifiers(
             keys.add(mention.identifier)
         if mention.aliases:  # (mention.keys, without building the tuple)
             keys.update(mention.aliases)
-    with_keys = keys_of_leaf.keys()
     found: list[set[Identifier]] = []
     untracked: list[int] = []
     number_texts: list[str] = []
@@ -218,10 +217,11 @@ def _record_identifiers(
             untracked.append(n)
             continue
         fields, numbers = tracked
-        if not with_keys.isdisjoint(fields):
-            # in field order, as the record's fields were extracted
-            for keys in filter(None, map(keys_of_leaf.get, fields)):
-                named.update(keys)
+        # in field order, as the record's fields were extracted (one pass over the fields:
+        # a record of a search result has an id among them, so a test for one first only
+        # read them twice)
+        for keys in filter(None, map(keys_of_leaf.get, fields)):
+            named.update(keys)
         for number in numbers:
             number_texts.append(number)
             number_owner.append(n)
