@@ -357,18 +357,21 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 written = _number_text(key, value)
                 if written is not None:
                     texts.append(written)
-    lengths = list(map(len, texts))
-    starts = list(accumulate(map((2).__add__, lengths), initial=0))
+    starts = accumulate(map((2).__add__, map(len, texts)), initial=0)
+    # (the tuples below are made from lists: a list comprehension runs faster than a
+    # generator is iterated)
     return FlatOutput(
         "\n\n".join(texts),
         tuple(titles),
         empty,
-        tuple((r.title, r.siblings) for r in records),
+        tuple([(r.title, r.siblings) for r in records]),
         tuple(records),
         (),  # (the leaves: made from the starts when asked for)
         tuple(
-            None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
-            for slot in tracked
+            [
+                None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
+                for slot in tracked
+            ]
         ),
         tuple(texts),
         tuple(starts),
