@@ -375,6 +375,6 @@ _LONG_BODY = "sparse attention for long context language models and gains in rec
     )
 )
 def test_title_copy_with_long_blocks_is_unchanged(parts: list[tuple[str, str, str]]) -> None:
-    """Blocks of more than 80 characters are shaped one by one, never as dict keys: the copy
-    is the one the oracle makes (every block shaped through one memo)."""
+    """Texts of long blocks (more than 80 characters, which skip the shape memo) of every
+    head: the copy is the one the oracle makes."""
     _same_copy("\n\n".join(f"{head}{body}\n\n{short}" for head, body, short in parts))

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import accumulate, compress
+from itertools import accumulate
 
 from groundcheck.document.blocks import HEADING, LABEL_WORDS, PARAGRAPH, scan
 from groundcheck.document.references import is_reference_heading
@@ -177,17 +177,7 @@ def title_text(
     # 1: plain, 2: blank (may sit inside a run), 0: kept as it is. Worked out for every block
     # at once, by C-level passes over byte strings (one byte a block): a search result is
     # thousands of short blocks, and a Python step for each cost more than the copy saved.
-    # Blocks of more than 80 characters (abstracts) take no memo: each is distinct, and a
-    # dict hashes every character of its key (a search result's abstracts were most of the
-    # characters hashed here, for nothing). Their places hold "" (whose shape is worked out
-    # as any block's) until each is shaped alone, below.
-    long = list(compress(range(n), map((_MAX_MEMO).__lt__, map(len, blocks))))
-    keys: Sequence[str] = blocks
-    if long:
-        keys = list(blocks)
-        for i in long:
-            keys[i] = ""
-    memo: dict[str, int] = dict.fromkeys(keys, 0)  # the shape of each distinct block, once
+    memo: dict[str, int] = dict.fromkeys(blocks, 0)  # the shape of each distinct block, once
     known = _SHAPES  # and of short blocks, once per run: keys, names, dates repeat across calls
     for block in memo:
         # One line starting with a letter that is no label word is prose, and one starting
@@ -217,9 +207,7 @@ def title_text(
                 known.clear()
             known[block] = seen
         memo[block] = seen
-    shape = bytearray(map(memo.__getitem__, keys))
-    for i in long:
-        shape[i] = _long_shape(blocks[i])
+    shape = bytes(map(memo.__getitem__, blocks))
     # shape | bad << 2 | year << 3, byte by byte: a byte-wise or of the three as integers
     code = (
         int.from_bytes(shape, "little")
@@ -331,24 +319,6 @@ _KIND = bytes(
     for code in range(256)
 )
 """The kind of a block from its code (shape | bad << 2 | year << 3)."""
-
-
-_MAX_MEMO = 80
-"""Blocks up to this long are shaped once per distinct block (and, with :data:`_SHAPES`,
-once per run); longer ones one by one (:func:`_long_shape`)."""
-
-
-def _long_shape(block: str) -> int:
-    """The shape of a block of more than 80 characters: what the loop in :func:`title_text`
-    works out for one (prose when it is one line starting with a letter, or with a digit
-    that opens no numbered item; else :func:`_shape`)."""
-    if "\n" not in block:
-        head = block[:1]
-        if head.isalpha():
-            return _PROSE
-        if head.isdigit():
-            return _KEPT if _NUMBERED.match(block) else _PROSE
-    return _shape(block)
 
 
 def _shape(block: str) -> int:
