@@ -138,7 +138,10 @@ SHAPES = ["tavily", "exa", "semanticscholar", "openalex", "arxiv"]
 
 
 def _as_it_is(
-    text: str, extractors: Sequence[Extractor], blocks: Sequence[str] | None = None
+    text: str,
+    extractors: Sequence[Extractor],
+    blocks: Sequence[str] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> list[tuple[Mention, str]]:
     """What make_evidence found before the copy: every extractor reading the text itself."""
     return find_mentions(text, extractors)
@@ -267,7 +270,18 @@ def test_the_strings_of_an_output_are_its_blocks(strings: list[str]) -> None:
     ids = [m for e in BUILTIN if e.name != "title" for m in e.find(view.text)]
     title = next(e for e in BUILTIN if isinstance(e, TitleExtractor))
     assert title_text(view.text, ids, title, flat.strings) == title_text(view.text, ids, title)
+    assert title_text(view.text, ids, title, flat.strings, flat.starts) == title_text(
+        view.text, ids, title
+    )
     assert output_mentions(view.text, BUILTIN, flat.strings) == find_mentions(view.text, BUILTIN)
+    assert output_mentions(view.text, BUILTIN, flat.strings, flat.starts) == find_mentions(
+        view.text, BUILTIN
+    )
+    # the walk's starts are the sums title_text makes of the blocks
+    sums = [0]
+    for block in view.text.split("\n\n"):
+        sums.append(sums[-1] + len(block) + 2)
+    assert list(flat.starts) == sums
 
 
 @settings(max_examples=500, deadline=None)

@@ -178,8 +178,14 @@ def _record_identifiers(
     ):
         return identifiers_by_text([r.siblings for r in records], id_finders)
     names = {e.name for e in id_finders}
-    leaves = flat.leaves
-    leaf_starts = list(map(itemgetter(0), leaves))
+    # Where each leaf starts: the walk's starts (one more past the last: a leaf ends two
+    # characters before the next one starts, the blank line between them), read as they are.
+    leaf_starts: Sequence[int] = flat.starts
+    leaf_ends: list[int] | None = None
+    if len(leaf_starts) != len(flat.strings) + 1 or not flat.strings:
+        leaves = flat.leaves
+        leaf_starts = list(map(itemgetter(0), leaves))
+        leaf_ends = list(map(itemgetter(1), leaves))
     keys_of_leaf: dict[int, set[Identifier]] = {}
     to_original = None if view.is_identity else view.to_original
     for mention, name in mentions:
@@ -190,7 +196,8 @@ def _record_identifiers(
         else:
             start, end = to_original(mention.start, mention.end)
         i = bisect_right(leaf_starts, start) - 1
-        if i < 0 or end > leaves[i][1]:  # pragma: no cover - no mention spans a blank line
+        last = leaf_starts[i + 1] - 2 if leaf_ends is None else leaf_ends[i] if i >= 0 else 0
+        if i < 0 or end > last:  # pragma: no cover - no mention spans a blank line
             return identifiers_by_text([r.siblings for r in records], id_finders)
         keys = keys_of_leaf.get(i)
         if keys is None:
@@ -199,7 +206,6 @@ def _record_identifiers(
             keys.add(mention.identifier)
         if mention.aliases:  # (mention.keys, without building the tuple)
             keys.update(mention.aliases)
-    with_keys = keys_of_leaf.keys()
     found: list[set[Identifier]] = []
     untracked: list[int] = []
     number_texts: list[str] = []
@@ -211,10 +217,11 @@ def _record_identifiers(
             untracked.append(n)
             continue
         fields, numbers = tracked
-        if not with_keys.isdisjoint(fields):
-            # in field order, as the record's fields were extracted
-            for keys in filter(None, map(keys_of_leaf.get, fields)):
-                named.update(keys)
+        # in field order, as the record's fields were extracted (one pass over the fields:
+        # a record of a search result has an id among them, so a test for one first only
+        # read them twice)
+        for keys in filter(None, map(keys_of_leaf.get, fields)):
+            named.update(keys)
         for number in numbers:
             number_texts.append(number)
             number_owner.append(n)

@@ -59,14 +59,17 @@ _SMALL = 4096
 
 
 def output_mentions(
-    text: str, extractors: Sequence[Extractor], blocks: Sequence[str] | None = None
+    text: str,
+    extractors: Sequence[Extractor],
+    blocks: Sequence[str] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> list[tuple[Mention, str]]:
     """``find_mentions(text, extractors)``, with the title extractor reading :func:`title_text`.
 
     Only the built-in :class:`~groundcheck.extractors.title.TitleExtractor` reads the copy (its
     rules are the ones the copy keeps); any other extractor with ``find_beside`` means the
-    text is read as it is. ``blocks``, when given, are ``text.split("\n\n")`` (see
-    :func:`title_text`).
+    text is read as it is. ``blocks``, when given, are ``text.split("\n\n")``, and
+    ``starts`` where they start (see :func:`title_text`).
     """
     if text.count("\n\n", 0, _SMALL) < 2 * _MIN_SAVING - 1:
         return find_mentions(text, extractors)  # too few blocks to collapse: no copy
@@ -80,7 +83,7 @@ def output_mentions(
     first = [m for m, _ in found]
     for extractor in second:
         assert isinstance(extractor, TitleExtractor)
-        copy = title_text(text, first, extractor, blocks)
+        copy = title_text(text, first, extractor, blocks, starts)
         beside, kept = (text, first) if copy is None else copy
         found.extend(_run(extractor, beside, kept))
     return resolve_overlaps(found)  # exactly as find_mentions does for the real text
@@ -91,6 +94,7 @@ def title_text(
     ids: Sequence[Mention],
     extractor: TitleExtractor | None = None,
     blocks: Sequence[str] | None = None,
+    starts: Sequence[int] | None = None,
 ) -> tuple[str, list[Mention]] | None:
     """``text`` with its runs of plain lines (see the module docstring) made one line of the
     same length, and the identifiers outside those runs; None when nothing would be saved or
@@ -101,6 +105,9 @@ def title_text(
     when the caller has them already: a flattened tool output is its strings joined by blank
     lines, and when none holds a line break they are its blocks (splitting the text again
     copies every one of them, a tenth of this function's cost on a search result).
+    ``starts``, given with ``blocks``, are where each block starts in ``text`` and one more
+    (``len(text) + 2``): :attr:`~groundcheck.evidence.walk.FlatOutput.starts` (a sum over
+    the blocks the walk has made already).
 
     >>> out = "authors\\n\\nWang, A.\\n\\nChen, B.\\n\\n" * 6
     >>> out += "See \\"Toy Models of Superposition\\"."
@@ -119,7 +126,8 @@ def title_text(
     n = len(blocks)
     if n < 2 * _MIN_SAVING:
         return None
-    starts = list(accumulate(map((2).__add__, map(len, blocks)), initial=0))
+    if starts is None or len(starts) != n + 1:
+        starts = list(accumulate(map((2).__add__, map(len, blocks)), initial=0))
     bad = bytearray(n)
 
     def block_of(offset: int) -> int:

@@ -172,20 +172,22 @@ def make_evidence(
     works: list[Work] = []
     text_view: TextView | None = None
     blocks: tuple[str, ...] | None = None
+    block_starts: tuple[int, ...] | None = None
     if flat.text:
         # The text is the output's strings joined by blank lines. When none of them holds a
-        # line break (one count tells), every break sits in a blank line, and the strings are
-        # the blocks the title finder's copy is made from.
-        plain = flat.text.count("\n") == 2 * (len(flat.strings) - 1)
+        # line break, every break sits in a blank line, and the strings are the blocks the
+        # title finder's copy is made from. (Their join is a copy and a memchr, three times
+        # cheaper than counting the breaks of the text, which tests every character.)
+        plain = bool(flat.strings) and "\n" not in "".join(flat.strings)
         text_view = TextView.of(flat.text, paired=True if plain else None)
         if plain and text_view.is_identity:
-            blocks = flat.strings
+            blocks, block_starts = flat.strings, flat.starts
     view = text_view.text if text_view is not None else ""
     echoes: list[tuple[int, int]] = []
     if view:
         if arguments:
             echoes.extend(echo_spans(view, _in_view(arguments, view)))
-        every = output_mentions(view, extractors, blocks)
+        every = output_mentions(view, extractors, blocks, block_starts)
         found = [m for m, _ in every if m.malformed is None]
         if names and found:
             echoes.extend(named_spans(view, names, ((m.start, m.end) for m in found)))

@@ -62,8 +62,8 @@ class FlatOutput:
     """(title, the text of the same record's other fields): a paper described in one record."""
     records: tuple[Record, ...] = ()
     """The same records with their authors and year (``pairs`` is kept for older callers)."""
-    leaves: tuple[tuple[int, int], ...] = ()
-    """``(start, end)`` in ``text`` of every string joined into it, in order."""
+    _leaves: tuple[tuple[int, int], ...] = ()
+    """(Given as ``leaves=``: see :attr:`leaves`; :func:`flatten` leaves it empty.)"""
     record_leaves: tuple[tuple[tuple[int, ...], tuple[str, ...]] | None, ...] = ()
     """For each record: the leaves (indices into ``leaves``) that are its string fields, and
     its number fields as written in ``Record.siblings`` (``"pmid: 123"``); None when its
@@ -74,6 +74,20 @@ class FlatOutput:
     """The strings ``text`` joins with blank lines (``"\\n\\n".join(strings)``), in order. When
     none holds a line break they are the text's blocks: a reader splitting ``text`` at blank
     lines would only copy them again (:func:`~groundcheck.evidence.mentions.title_text`)."""
+    starts: tuple[int, ...] = ()
+    """Where each of ``strings`` starts in ``text``, and one more (``len(text) + 2``, where
+    a next one would): what a reader of the blocks bisects, made once here, where the
+    lengths are at hand (empty when the strings are not known)."""
+
+    @property
+    def leaves(self) -> tuple[tuple[int, int], ...]:
+        """``(start, end)`` in ``text`` of every string joined into it, in order: made when
+        asked for, from ``starts`` and ``strings`` (a pair per string, some 1,200 for a
+        search result of 100 papers, that the loading of evidence never reads)."""
+        starts = self.starts
+        if self._leaves or len(starts) != len(self.strings) + 1:
+            return self._leaves
+        return tuple(zip(starts, map(add, starts, map(len, self.strings)), strict=False))
 
 
 _NOT_JSON = object()
@@ -211,13 +225,13 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     break
                 tv = type(v)
                 if tv is str:
-                    if v and (v[0] in "{[<" or v[0].isspace()):
+                    if v and ((head := v[0]) in "{[<" or head.isspace()):
                         break
                 elif tv is list:
                     plain = True
                     for item in v:
                         if type(item) is not str or (
-                            item and (item[0] in "{[<" or item[0].isspace())
+                            item and ((head := item[0]) in "{[<" or head.isspace())
                         ):
                             plain = False
                             break
@@ -234,7 +248,15 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 if field:  # a sibling field of this record: what _record takes from it
                     if flags & _AUTHOR_KEY:
                         if not authors:
-                            authors = authors_of(v)
+                            # (a list here holds plain strings only: what authors_of gives
+                            # for one, without its tests of the types)
+                            authors = (
+                                authors_of(v)
+                                if tv is not list
+                                else _string_names(v[:_MAX_AUTHORS])
+                                if v
+                                else ()
+                            )
                     elif flags & _YEAR_KEY and year is None:
                         year = year_of(v)
                     if tv is str:
@@ -258,7 +280,11 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     texts.append(v)
                     if v:  # (no blank at its start: a string of blanks took the stack)
                         empty = False
-                        if flags & _ID_KEY and len(v) <= _MAX_LABELLED:
+                        if (
+                            flags & _ID_KEY
+                            and len(v) <= _MAX_LABELLED
+                            and not (flags & _ARXIV_KEY and reads_bare(v))  # (no copy: below)
+                        ):
                             written = _labelled_copy(k, v)
                             if written is not None:
                                 texts.append(written)
@@ -301,6 +327,8 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                     )  # fmt: skip
                 records[at] = Record(named, "\n\n".join(parts), authors, year)
                 tracked[at] = (record_leaves, strings, tuple(numbers))
+            if done == len(items):
+                continue  # every field taken above (a search result's paper): none to stack
             for k, v in reversed(items[done:]):
                 k_str = k if type(k) is str else str(k)
                 if k_str in ignore:
@@ -329,20 +357,24 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                 written = _number_text(key, value)
                 if written is not None:
                     texts.append(written)
-    lengths = list(map(len, texts))
-    starts = list(accumulate(map((2).__add__, lengths), initial=0))
+    starts = accumulate(map((2).__add__, map(len, texts)), initial=0)
+    # (the tuples below are made from lists: a list comprehension runs faster than a
+    # generator is iterated)
     return FlatOutput(
         "\n\n".join(texts),
         tuple(titles),
         empty,
-        tuple((r.title, r.siblings) for r in records),
+        tuple([(r.title, r.siblings) for r in records]),
         tuple(records),
-        tuple(zip(starts, map(add, starts, lengths), strict=False)),  # starts has one more
+        (),  # (the leaves: made from the starts when asked for)
         tuple(
-            None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
-            for slot in tracked
+            [
+                None if slot is None or len(slot[0]) != slot[1] else (tuple(slot[0]), slot[2])
+                for slot in tracked
+            ]
         ),
         tuple(texts),
+        tuple(starts),
     )
 
 
@@ -353,6 +385,8 @@ def _labelled_copy(key: str, value: str) -> str | None:
     as it is (:func:`~groundcheck.extractors.arxiv.reads_bare`): its ``arXiv:`` copy named
     the same id again and doubled the arXiv extraction of every search result with an
     ``arxiv_id`` field."""
+    if _KEY_KINDS.get(key, 0) & _ARXIV_KEY and reads_bare(value):
+        return None  # (what the lines below answer, without writing the copy first)
     written = labelled(key, value)
     if written is None or written == value:
         return None
@@ -412,9 +446,11 @@ def year_of(value: Any) -> int | None:
 
 
 _STRINGS = {str}
+_MAX_AUTHORS = 50
+"""Authors read from one record (:func:`authors_of`'s default limit)."""
 
 
-def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
+def authors_of(value: Any, limit: int = _MAX_AUTHORS) -> tuple[str, ...]:
     """Author names, first author first, from a string, a list of names, or name records.
 
     >>> authors_of("Patrick Lewis, Ethan Perez, Aleksandra Piktus et al.")
@@ -432,14 +468,7 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
     elif isinstance(value, list):
         head = value[:limit]
         if set(map(type, head)) == _STRINGS:
-            # A list of plain strings (the usual author list): stripped and tested in C. Joined
-            # by single spaces, stripped names are printable with no double space exactly
-            # when each of them is (what the test below asks of each).
-            names = list(filter(None, map(str.strip, head)))
-            joined = " ".join(names)
-            if joined.isprintable() and "  " not in joined:
-                return tuple(names)
-            return tuple([" ".join(n.split()) for n in names])
+            return _string_names(head)
         for item in head:
             name = item.strip() if type(item) is str else _name_of(item)
             if name:
@@ -452,6 +481,18 @@ def authors_of(value: Any, limit: int = 50) -> tuple[str, ...]:
         name = _name_of(value)
         names = [name] if name else []
     return tuple([" ".join(n.split()) for n in names[:limit] if n.strip()])
+
+
+def _string_names(head: list[str]) -> tuple[str, ...]:
+    """The names of a non-empty list of plain strings (the usual author list; what
+    :func:`authors_of` gives for it): stripped and tested in C. Joined by single spaces,
+    stripped names are printable with no double space exactly when each of them is (what
+    :func:`authors_of` asks of each name otherwise)."""
+    names = list(filter(None, map(str.strip, head)))
+    joined = " ".join(names)
+    if joined.isprintable() and "  " not in joined:
+        return tuple(names)
+    return tuple([" ".join(n.split()) for n in names])
 
 
 def _name_of(item: Any) -> str | None:
@@ -480,25 +521,29 @@ def _title_of(record: Mapping[Any, Any]) -> str | None:
         if not (known if known is not None else _key_kind(key)) & _TITLE_KEY:
             continue
         value = v[0] if isinstance(v, list) and v else v
-        if isinstance(value, str) and value.strip():
-            return value.strip()
+        if isinstance(value, str):
+            stripped = value.strip()
+            if stripped:
+                return stripped
     return None
 
 
-_ID_KEY, _TITLE_KEY, _AUTHOR_KEY, _YEAR_KEY = 1, 2, 4, 8
+_ID_KEY, _TITLE_KEY, _AUTHOR_KEY, _YEAR_KEY, _ARXIV_KEY = 1, 2, 4, 8, 16
 _KEY_KINDS: dict[str, int] = {}
 
 
 def _key_kind(key: str) -> int:
     """What a key names, as bits: an identifier key, whose values ``labelled`` writes
-    (:data:`_ID_KEY`); ``title`` (:data:`_TITLE_KEY`), authors (:data:`_AUTHOR_KEY`) or a
-    year (:data:`_YEAR_KEY`), in any case. Memoised: a search result repeats a handful of
-    keys ten thousand times."""
+    (:data:`_ID_KEY`, and :data:`_ARXIV_KEY` for an arXiv one); ``title``
+    (:data:`_TITLE_KEY`), authors (:data:`_AUTHOR_KEY`) or a year (:data:`_YEAR_KEY`), in any
+    case. Memoised: a search result repeats a handful of keys ten thousand times."""
     known = _KEY_KINDS.get(key)
     if known is None:
         low = key.lower()
+        scheme = scheme_of_key(key)
         known = (
-            (_ID_KEY if scheme_of_key(key) is not None else 0)
+            (_ID_KEY if scheme is not None else 0)
+            | (_ARXIV_KEY if scheme == "arxiv" else 0)
             | (_TITLE_KEY if low == "title" else 0)
             | (_AUTHOR_KEY if low in _AUTHOR_KEYS else 0)
             | (_YEAR_KEY if low in _YEAR_KEYS else 0)
