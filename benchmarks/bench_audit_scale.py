@@ -164,9 +164,10 @@ def load_stages(calls: list[dict[str, Any]]) -> list[tuple[str, float]]:
         t = time.process_time()
         flat = flatten(call["output"], STRUCTURAL_KEYS)
         t, totals["flatten"] = time.process_time(), totals["flatten"] + time.process_time() - t
-        plain = flat.text.count("\n") == 2 * (len(flat.strings) - 1)  # as make_evidence does
+        plain = bool(flat.strings) and "\n" not in "".join(flat.strings)  # as make_evidence
         view = TextView.of(flat.text, paired=True if plain else None)
-        blocks = flat.strings if plain and view.is_identity else None
+        identity = plain and view.is_identity
+        blocks, starts = (flat.strings, flat.starts) if identity else (None, None)
         t, totals["text view"] = time.process_time(), totals["text view"] + time.process_time() - t
         first = [(m, e.name) for e in finders for m, _ in _run(e, view.text)]
         ids = sorted((m for m, _ in first if m.identifier.scheme != TITLE_SCHEME),
@@ -175,7 +176,7 @@ def load_stages(calls: list[dict[str, Any]]) -> list[tuple[str, float]]:
             time.process_time(),
             totals["identifiers"] + time.process_time() - t,
         )
-        copy = title_text(view.text, [m for m, _ in first], title, blocks)
+        copy = title_text(view.text, [m for m, _ in first], title, blocks, starts)
         t, totals["title copy"] = (
             time.process_time(),
             totals["title copy"] + time.process_time() - t,
