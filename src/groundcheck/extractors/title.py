@@ -342,6 +342,10 @@ class TitleExtractor:
         """Add the titles beside ``idents`` to ``found`` (``add`` of :meth:`find_beside` for
         the kind ``adjacent``, written out: a text holds thousands of ids)."""
         beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
+        # An id inside another that ends where it ends (the arXiv id of a DOI URL, a DOI and
+        # its URL: a quarter of the ids of a report) has the span the other has, found
+        # without reading it again (see _same_beside): id end -> (id start, its reach).
+        shared: dict[int, tuple[int, int]] = {}
         n = len(text)
         in_code = document.in_code if document.code else None
         mention_of = self._mention
@@ -369,7 +373,12 @@ class TitleExtractor:
                     if high <= free_end:
                         continue
                 last_end = high
-                span = _adjacent_title(text, start, end)
+                known = shared.get(end)
+                if known is not None and _same_beside(text, known, start, end):
+                    continue  # the span of an id it shares its end with: judged already
+                span, reach = _adjacent(text, start, end)
+                if reach is not None:
+                    shared[end] = (start, reach)
                 if span is None or span in beside:
                     continue
                 beside.add(span)
@@ -648,6 +657,8 @@ _BEFORE = re.compile(
 the prefix glued to the id ("arXiv:", a URL), back to the last stop character; the match runs
 on to the last markup character (quotes, brackets, emphasis: other candidates' territory) or
 the line's start. Both parts are one tight loop of the regex engine each."""
+_STOP_OR_BREAK = re.compile("[" + re.escape("".join(_PREFIX_STOPS)) + "\\n]")
+"""A character that ends the run glued to an id (what group 1 of :data:`_BEFORE` stops at)."""
 
 
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
@@ -675,20 +686,25 @@ to an ASCII letter of these from outside ASCII, ``ſ`` or ``ı``, would open the
 that text takes the match). Asked before the regex: a set lookup is a tenth of its cost."""
 
 
-def _citation_paren_end(text: str, seg_start: int, after: int, at: int) -> int:
+def _citation_paren_end(text: str, seg_start: int, after: int, at: int) -> tuple[int, int]:
     """Where the last ``(…) `` holding a citation (a digit or a colon) ends in
     ``text[seg_start:end]``, if that is at ``after`` or later, else -1, given ``at``, the last
     ``) `` there: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not. (A cut
-    found earlier bounds ``after``: a parenthesis before it could not be the last cut.)"""
+    found earlier bounds ``after``: a parenthesis before it could not be the last cut.)
+
+    Second, the leftmost ``(`` it read, or -1 when a search for one found none: only then
+    does the answer depend on how far back ``seg_start`` lies (see :func:`_same_beside`)."""
+    reach = at
     while at != -1:
         opened = text.rfind("(", seg_start, at)
         if opened == -1:
-            return at
+            return at, -1
+        reach = opened
         inside = text[opened:at]
         if ":" in inside or any(map(str.isdigit, inside)):
-            return at
+            return at, reach
         at = text.rfind(") ", after, opened)
-    return -1
+    return -1, reach
 
 
 def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | None:
@@ -706,12 +722,50 @@ _LOOK_AHEAD = 4096
 
 
 def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | None:
+    return _adjacent(text, id_start, id_end)[0]
+
+
+def _same_beside(text: str, known: tuple[int, int], id_start: int, id_end: int) -> bool:
+    """Whether the id at ``text[id_start:id_end]`` has the span beside it that an id ending at
+    the same place had, ``known`` being that id's start and the ``reach`` :func:`_adjacent`
+    returned for it.
+
+    The span depends on the id's start only through the window's start (300 characters
+    before it): the ". " and "; " cuts are searched from there, the citation parenthesis's
+    ``(`` back to the line's start or the window's, and the glued run from the id. When no
+    stop character or line break lies between the two starts (one id's text runs into the
+    other's, as ``https://doi.org/10.48550/arXiv.2102.44339`` into its arXiv id), no cut and
+    no end of the glued run lies there either, so the runs end alike; and when everything the
+    known search found lies at or after the later window's start (``reach``: its cut and each
+    ``(``, none of them missing), the other search finds the same. What follows the id is the
+    same for both.
+    """
+    other, reach = known
+    if id_start == other:
+        return True
+    inner = id_start if id_start > other else other
+    window = inner - 300 if inner > 300 else 0
+    if window and reach < window:
+        return False  # something the known search found (or missed) lies before this window
+    if (
+        id_start < other
+        and (id_start == 0 or text[id_start - 1] == "\n")
+        and (id_end == len(text) or text[id_end] == "\n")
+    ):
+        return False  # the outer id is its line: none beside it (the inner has a run)
+    return _STOP_OR_BREAK.search(text, id_start if id_start < other else other, inner) is None
+
+
+def _adjacent(text: str, id_start: int, id_end: int) -> tuple[tuple[int, int] | None, int | None]:
+    """:func:`adjacent_title`, and how far back what its search before the id found lies,
+    for the ids that share its end (``reach``, see :func:`_same_beside`; None: the id is its
+    line, and none shares its span)."""
     # The pipeline asks this once per identifier of every text it reads, so the run before
     # the id is read by one regex over its reversed window (see :data:`_BEFORE`) and the rest
     # works on one copied slice of it, bounded by offsets.
     n = len(text)
     if (id_start == 0 or text[id_start - 1] == "\n") and (id_end == n or text[id_end] == "\n"):
-        return None  # the id is its line (a JSON field's value): nothing beside it
+        return None, None  # the id is its line (a JSON field's value): nothing beside it
     # Look no further than 300 characters either way: on a single-line JSON output with
     # thousands of ids, scanning to the line's ends would make this quadratic.
     window_start = id_start - 300 if id_start > 300 else 0
@@ -728,10 +782,12 @@ def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | 
     m = _BEFORE.match(back)
     b_start = id_start - m.end()  # type: ignore[union-attr]
     b_end = id_start - m.end(1)  # type: ignore[union-attr]
+    reach = low - 2  # the cut that set low (below the window's start if there was none)
     paren = text.rfind(") ", b_start, b_end)
     if paren != -1:  # "(arXiv:X) Next title": a citation parenthesis ends the run too
         line_start = text.rfind("\n", window_start, id_start) + 1 or window_start
-        paren = _citation_paren_end(text, line_start, b_start, paren)
+        paren, opened = _citation_paren_end(text, line_start, b_start, paren)
+        reach = min(reach, opened)
         if paren != -1:
             b_start = paren + 2
     body = text[b_start:b_end]
@@ -751,7 +807,7 @@ def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | 
             body = body[lead:]
             b_start += lead
     if _has_two_words(body):
-        return b_start, b_start + len(body)
+        return (b_start, b_start + len(body)), reach
     window_end = id_end + 300 if id_end + 300 < n else n
     a_end = text.find("\n", id_end, window_end)
     if a_end == -1:
@@ -769,8 +825,8 @@ def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | 
     if mark is not None:
         a_end = mark.start()
     if _TWO_WORDS.match(text, a_start, a_end) is not None:
-        return a_start, a_end
-    return None
+        return (a_start, a_end), reach
+    return None, reach
 
 
 _LETTER = re.compile(r"[^\W\d_]")
