@@ -68,11 +68,11 @@ _YEAR_DASH = LazyPattern(r"[,.]?\s((?:1[6-9]|20)\d{2})[a-z]?\s+[-–—|:]\s+")
 _ANY_YEAR = re.compile(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
 _SENTENCE_END = re.compile(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
 _SEPARATOR = LazyPattern(r"\s[-–—|]\s|\s\(|\s\[")
-_PIPE = re.compile(r"\s\|\s")
+_PIPE = LazyPattern(r"\s\|\s")
 _HOLDS_CITATION = re.compile(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
 """What makes a parenthesis after a title a citation or a site, not part of the title:
 "(2017)", "(Lewis et al.)", "(arXiv:…)", "(arxiv.org)" - but not "(GELUs)"."""
-_PREFIXED_ID = re.compile(r"(?i)(?:doi|arxiv)\s*:\s*\S+")
+_PREFIXED_ID = LazyPattern(r"(?i)(?:doi|arxiv)\s*:\s*\S+")
 _ABBREVIATIONS = frozenset(
     {
         "al", "vs", "eg", "ie", "e.g", "i.e", "vol", "no", "pp", "ed", "eds", "inc", "jr", "sr",
@@ -99,7 +99,7 @@ def _stops(text: str, start: int, end: int, ids: Sequence[tuple[int, int]]) -> i
     return stop
 
 
-_NEXT_PART = re.compile(r"[*_\[(]|In\s|Proc|arXiv|doi|https?:|\d|$")
+_NEXT_PART = LazyPattern(r"[*_\[(]|In\s|Proc|arXiv|doi|https?:|\d|$")
 
 
 def _sentence_end(text: str, start: int, end: int, *, title: bool = False) -> int:
