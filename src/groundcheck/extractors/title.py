@@ -363,6 +363,9 @@ class TitleExtractor:
         for ident in idents:
             if ident.malformed is None:
                 start, end = ident.start, ident.end
+                known = shared.get(end)
+                if known is not None and _same_beside(text, known, start, end):
+                    continue  # the span of an id it shares its end with: judged already
                 low = start - 300 if start > 300 else 0
                 high = end + 300 if end + 300 < n else n
                 if free_start <= low and high <= free_end:
@@ -378,9 +381,6 @@ class TitleExtractor:
                     if high <= free_end:
                         continue
                 last_end = high
-                known = shared.get(end)
-                if known is not None and _same_beside(text, known, start, end):
-                    continue  # the span of an id it shares its end with: judged already
                 span, reach = _adjacent(text, start, end)
                 if reach is not None:
                     shared[end] = (start, reach)
