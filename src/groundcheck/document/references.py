@@ -34,7 +34,7 @@ from groundcheck.document.blocks import (
     Block,
     Blocks,
 )
-from groundcheck.document.segment import WINDOW, Parts, segment
+from groundcheck.document.segment import WINDOW, Parts, may_be_strong, segment
 from groundcheck.text import LazyPattern
 
 __all__ = ["Entry", "bibtex_entries", "find_entries", "is_reference_heading"]
@@ -327,6 +327,8 @@ def _strong(text: str, start: int, end: int, ids: Sequence[tuple[int, int]]) -> 
     head_end = min(end, start + 300)
     if _PREFILTER.search(text, start, head_end) is None:
         return False
+    if not may_be_strong(text, start, end):
+        return False  # no capital, link or year in parentheses: no author list to find
     return segment(text, start, min(end, start + WINDOW), _local(ids, start, end)).strong
 
 

@@ -29,7 +29,7 @@ from attrs import frozen
 from groundcheck.document.authors import looks_like_authors, reads_as_authors, split_authors
 from groundcheck.text import LazyPattern
 
-__all__ = ["Parts", "segment"]
+__all__ = ["Parts", "may_be_strong", "segment"]
 
 WINDOW = 2000
 """Only this much of an entry is read: an entry is a few hundred characters, and a 1 MB
@@ -337,6 +337,38 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
         return Parts(title, (), _year_outside(text, pos, end, title), None, urls)
     title = _span(text, pos, _title_end(text, pos, stop, separators=True))
     return Parts(title, (), _year_outside(text, pos, end, title), None, urls)
+
+
+_CAPITAL_OR_WIDE = LazyPattern(r"[^\x00-@\[-\x7f]")
+"""An ASCII capital or any character outside ASCII (written as what it is not: a class
+holding the whole range above ASCII takes milliseconds to compile)."""
+
+
+def may_be_strong(text: str, start: int, end: int) -> bool:
+    """False where ``segment(text, start, end).strong`` is known to be False without cutting
+    the entry (True: it may be either).
+
+    An entry is strong only when :func:`segment` finds its authors: an author list on part of
+    it (:func:`looks_like_authors`, every piece of which is a name or initials, each opening
+    with a capital, ``_UP`` in :mod:`.authors`), names after a leading title (``_AFTER_NAME``,
+    a capital again), or the looser :func:`reads_as_authors` on what precedes a link or a
+    year in parentheses, which "45 et al." passes with no capital. So an ASCII entry with no
+    capital letter, no ``](`` and no year in parentheses is never strong: a paragraph of
+    lower-case prose with a year in it (an output, the benchmark's text) is passed over
+    without running the segmenter (and compiling its patterns, each on first use).
+
+    >>> t = "results in 2019 and (n=120) see p. 4"
+    >>> may_be_strong(t, 0, len(t)), segment(t, 0, len(t)).strong
+    (False, False)
+    >>> may_be_strong("lewis et al. (2020) rag", 0, 23)
+    True
+    """
+    end = min(end, start + WINDOW)
+    if _CAPITAL_OR_WIDE.search(text, start, end) is not None:
+        return True  # (where it is, the search stops: in a report, at once)
+    if text.find("](", start, end) != -1:
+        return True
+    return text.find("(", start, end) != -1 and _YEAR_PAREN.search(text, start, end) is not None
 
 
 def _year_outside(text: str, start: int, end: int, title: tuple[int, int] | None) -> int | None:
