@@ -27,9 +27,9 @@ _UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _NAME = rf"[{_UP}][\w'’\-]{{0,40}}"
 _PARTICLE = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|dos|das|ter|ten|bin|al|el)\s){0,3}"
 _INITIALS = rf"(?:[{_UP}]\.(?:[ \t]?-?[ \t]?[{_UP}]\.){{0,3}})"
-_ET_AL = re.compile(r"(?i),?\s*\bet\.?\s+al\b\.?")
+_ET_AL = LazyPattern(r"(?i),?\s*\bet\.?\s+al\b\.?")
 _APA = LazyPattern(rf"({_PARTICLE}{_NAME}(?:[ \-]{_NAME}){{0,2}}),\s*({_INITIALS})")
-_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
+_ELLIPSIS = LazyPattern(r"\s*(?:\.\.\.|…)\s*")
 """APA 7 elides the middle of a long author list: "Küchemann, S., ... & Kasneci, G."."""
 _INITIALLED = LazyPattern(rf"[\w'’\-]{{2,}},\s*{_INITIALS}")
 _SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*")

@@ -20,7 +20,6 @@ the entry ends, so nothing after the first of them is the title.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -50,26 +49,26 @@ class Parts:
     strong: bool = False
 
 
-_URL = re.compile(r"https?://[^\s<>\"'`\])]+|\bwww\.[^\s<>\"'`\])]+")
+_URL = LazyPattern(r"https?://[^\s<>\"'`\])]+|\bwww\.[^\s<>\"'`\])]+")
 _ID_HEAD = LazyPattern(
     r"(?i)\b(?:doi|arxiv|pmid|pmcid|isbn|issn|openreview|acl)\s*:\s*\S|\b10\.\d{4,9}/\S"
     r"|\b\d{4}\.\d{4,5}\b"
 )
-_QUOTED = re.compile(
+_QUOTED = LazyPattern(
     r"\"([^\"\n]{4,400})\"|“([^”\n]{4,400})”|‘([^’\n]{4,400})’|``([^'\n]{4,400})''"
     r"|«([^»\n]{4,400})»|(?<![\w'])'([^'\n]{4,400})'(?=[\s,.;:]|$)"
 )
 _EMPHASIS = LazyPattern(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{2,400}?)(?<=\S)\1(?![*\w])")
-_LINK = re.compile(r"\[([^\[\]\n]{2,400})\]\(([^()\s]{1,2000})\)")
-_YEAR_PAREN = re.compile(r"\(\s*((?:1[6-9]|20)\d{2})[a-z]?\b[^()\n]{0,40}\)|\(\s*n\.\s?d\.\s*\)")
+_LINK = LazyPattern(r"\[([^\[\]\n]{2,400})\]\(([^()\s]{1,2000})\)")
+_YEAR_PAREN = LazyPattern(r"\(\s*((?:1[6-9]|20)\d{2})[a-z]?\b[^()\n]{0,40}\)|\(\s*n\.\s?d\.\s*\)")
 _BARE_YEAR = LazyPattern(r"(?:^|[.,]\s+)((?:1[6-9]|20)\d{2})[a-z]?\.(?=\s|$)")
 _YEAR_DASH = LazyPattern(r"[,.]?\s((?:1[6-9]|20)\d{2})[a-z]?\s+[-–—|:]\s+")
 """'Xu et al. 2018 - Strategyproof Peer Selection': a year, then a separator, then the title."""
-_ANY_YEAR = re.compile(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
-_SENTENCE_END = re.compile(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
+_ANY_YEAR = LazyPattern(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
+_SENTENCE_END = LazyPattern(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
 _SEPARATOR = LazyPattern(r"\s[-–—|]\s|\s\(|\s\[")
 _PIPE = LazyPattern(r"\s\|\s")
-_HOLDS_CITATION = re.compile(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
+_HOLDS_CITATION = LazyPattern(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
 """What makes a parenthesis after a title a citation or a site, not part of the title:
 "(2017)", "(Lewis et al.)", "(arXiv:…)", "(arxiv.org)" - but not "(GELUs)"."""
 _PREFIXED_ID = LazyPattern(r"(?i)(?:doi|arxiv)\s*:\s*\S+")
@@ -378,7 +377,7 @@ def _year_outside(text: str, start: int, end: int, title: tuple[int, int] | None
     return _first_year(text, start, title[0]) or _first_year(text, title[1], end)
 
 
-_PERIOD = re.compile(r"\.\s")
+_PERIOD = LazyPattern(r"\.\s")
 
 
 def _leading_authors(text: str, pos: int, stop: int) -> int | None:
