@@ -86,7 +86,7 @@ _BIBITEM = LazyPattern(
     r"[ \t]*\\bibitem[ \t]*(?:\[[^\]\n]{0,200}\])?[ \t]*\{([^}\n]{1,100})\}[ \t]*"
 )
 _THEBIBLIOGRAPHY = LazyPattern(r"[ \t]*\\begin\{thebibliography\}")
-_ITEM = re.compile(
+_ITEM = LazyPattern(
     r"([ \t]{0,12})"
     r"(?:"
     r"(?P<bullet>[-*+•‣▪◦])"
@@ -100,9 +100,12 @@ _ITEM = re.compile(
     r")"
     r"(?:[ \t]+|$)"
 )
+_ITEM_OPENERS = frozenset("-*+•‣▪◦[【(")
+"""What an item's marker opens with, but a digit (``\\d``: what ``str.isdecimal`` says): a
+line opening with anything else is no item, asked without the pattern."""
 _QUOTE = LazyPattern(r"[ ]{0,3}>[ \t]?")
 _DELIMITER = LazyPattern(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
-_BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
+_BOLD_LINE = LazyPattern(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
 _LABEL_TEXT = LazyPattern(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
 LABEL_WORDS = frozenset(
     {
@@ -452,6 +455,8 @@ def _atx_title(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _label_heading(text: str, b: _Builder) -> Block | None:
     """A one-line paragraph that is a heading in all but syntax: ``**Sources**``, ``Notes:``."""
+    if b.end - b.body > 62 and not text.startswith(("**", "__"), b.body, b.end):
+        return None  # neither bold nor a short label: not copied (a long line is megabytes)
     line = text[b.body : b.end]
     bold = _BOLD_LINE.match(line)
     if bold is not None:
@@ -777,7 +782,12 @@ def scan(text: str) -> tuple[Blocks, list[tuple[int, int]], array[int]]:
             else:
                 handled = False
             if not handled:
-                m = _ITEM.match(text, pos, content_end)
+                # (An item opens, after its indent, with a bullet, a digit or a bracket.)
+                m = (
+                    _ITEM.match(text, pos, content_end)
+                    if ch in _ITEM_OPENERS or ch.isdecimal()
+                    else None
+                )
                 if m is not None and (m.group("bullet") is None or m.end() < content_end):
                     close()
                     label, how = _item_label(m)
