@@ -282,7 +282,8 @@ class TitleExtractor:
             folded = data.translate(_LOWER_ALNUM)
             if _id_like_ascii(text, data, folded):
                 return None
-            if not _marked_words_at_least(marks, self.min_words):
+            words = self.min_words  # (_marked_words_at_least, written out)
+            if len(marks.replace(b"0", b"").split(None, words - 1)) < words:
                 return None
             # The words, lowered, one space apart: the normal form, unless there is something
             # to unescape or strip; "et al" occurs in it wherever _ET_AL_LOWER can match.
@@ -811,7 +812,11 @@ def _adjacent(text: str, id_start: int, id_end: int) -> tuple[tuple[int, int] | 
         if lead:
             body = body[lead:]
             b_start += lead
-    if _has_two_words(body):
+    if (
+        len(body.encode("ascii").translate(_WORD_MARKS).replace(b"0", b"").split(None, 1)) == 2
+        if body.isascii()
+        else _TWO_WORDS.match(body) is not None
+    ):  # (_has_two_words, written out: one call less per id)
         return (b_start, b_start + len(body)), reach
     window_end = id_end + 300 if id_end + 300 < n else n
     a_end = text.find("\n", id_end, window_end)
