@@ -1,4 +1,4 @@
-"""The byte tests of an ASCII phrase agree with the regexes they stand for.
+"""The byte and character tests of the title finder agree with the regexes they stand for.
 
 ``_WORD_MARKS`` makes a letter ``a``, another word character ``0``, anything else a space:
 the letters are counted by ``count`` and the words (what ``_WORD`` finds) by a split of the
@@ -13,6 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from groundcheck.extractors.title import (
+    _LEADING_PAIRS,
+    _LEADING_WORDS_NOISE,
+    _MAY_LEAD_NOT_LETTER,
     _WORD_MARKS,
     _has_two_words,
     _marked_words_at_least,
@@ -38,3 +41,31 @@ def test_words_and_letters_by_marks(text: str) -> None:
     for count in range(1, 7):
         assert _marked_words_at_least(marks, count) == (words >= count)
     assert _has_two_words(text) == (words >= 2)
+
+
+_BODIES = st.lists(
+    st.sampled_from(
+        [" ", "\t", "  ", "\x0c", "\x1c", "\xa0", "and ", "AND ", "see ", "also ", "e.g. ", "i.e., ",
+         "cf. ", "in ", "by ", "from ", "or ", "anderson ", "orbit ", "ſee ", "ın ", "12. ", "3.5 ",
+         "2025-11-13 ", "2025-11-13T10:00 ", "[3] ", "# ", "- ", "+ ", "• ", "٣. ", "Title", "x",
+         "(", "“"]
+    ),
+    max_size=8,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_BODIES)
+def test_leading_words_and_noise_only_where_the_test_lets_them(body: str) -> None:
+    """Where the first characters after the blanks open neither part, the pattern matches
+    nothing (what _adjacent asks before running it)."""
+    head = body.lstrip(" \t")
+    if not (
+        head
+        and (
+            head[0] in _MAY_LEAD_NOT_LETTER
+            or not head[0].isascii()
+            or head[:2].lower() in _LEADING_PAIRS
+        )
+    ):
+        assert _LEADING_WORDS_NOISE.match(body).end() == 0  # type: ignore[union-attr]

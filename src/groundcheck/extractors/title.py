@@ -802,11 +802,13 @@ def _adjacent(text: str, id_start: int, id_end: int) -> tuple[tuple[int, int] | 
         body = body[:opened]  # "Title (PMID: 123": what follows an open parenthesis is a label
     body = body.rstrip(_CONNECTOR_CHARS)
     # "and", "see" …, then a date, a number or a bullet a listing puts before its titles
-    # ("2025-11-13 Title http://…"): never part of the title.
-    if body and (
-        body[0] in _MAY_LEAD_NOT_LETTER
-        or not body[0].isascii()
-        or body[:2].lower() in _LEADING_PAIRS
+    # ("2025-11-13 Title http://…"): never part of the title. Both parts open after a run of
+    # blanks (of " \t" at least), so the test of their first characters is asked there.
+    head = body.lstrip(" \t")
+    if head and (
+        head[0] in _MAY_LEAD_NOT_LETTER
+        or not head[0].isascii()
+        or head[:2].lower() in _LEADING_PAIRS
     ):
         lead = _LEADING_WORDS_NOISE.match(body).end()  # type: ignore[union-attr]
         if lead:
