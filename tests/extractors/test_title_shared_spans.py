@@ -46,10 +46,7 @@ def _mentions(text: str) -> list[Mention]:
     return [m for e in _ID_FINDERS for m, _ in _run(e, text)]
 
 
-@settings(max_examples=1500, deadline=None)
-@given(st.lists(_PIECES, max_size=120))
-def test_a_shared_span_is_the_span_read(pieces: list[str]) -> None:
-    text = "".join(pieces)
+def _shared_spans_are_read_spans(text: str) -> None:
     read = {(m.start, m.end): _adjacent(text, m.start, m.end) for m in _mentions(text)}
     for (start, end), (span, reach) in read.items():
         if reach is None:
@@ -57,6 +54,12 @@ def test_a_shared_span_is_the_span_read(pieces: list[str]) -> None:
         for (other, other_end), (other_span, _) in read.items():
             if other_end == end and _same_beside(text, (start, reach), other, other_end):
                 assert other_span == span
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_PIECES, max_size=120))
+def test_a_shared_span_is_the_span_read(pieces: list[str]) -> None:
+    _shared_spans_are_read_spans("".join(pieces))
 
 
 @settings(max_examples=800, deadline=None)
@@ -91,3 +94,23 @@ def test_the_benchmark_citation_forms_share() -> None:
         assert reach is not None and span is not None
         for other, other_end in others:
             assert _same_beside(text, (start, reach), other, other_end)
+
+
+_EDGE = st.sampled_from(
+    ["a", "b", " ", " ", ". ", "; ", "[", "]", "(", ")", ") ", "(1", "x", "\n", "*"]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(_EDGE, min_size=120, max_size=240),
+    st.integers(230, 360),
+    st.sampled_from((*_IDS[:2], "(https://doi.org/10.48550/arXiv.2102.44339)")),
+    st.sampled_from(["", " tail words here", ". x", "\n"]),
+)
+def test_a_shared_span_at_the_window_edge(
+    pieces: list[str], size: int, written: str, tail: str
+) -> None:
+    """Cuts, markup and parentheses about 300 characters before the ids, where the outer and
+    the inner id's windows start apart: a span is shared only where reading gives it."""
+    _shared_spans_are_read_spans("".join(pieces)[:size] + written + tail)

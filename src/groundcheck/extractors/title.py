@@ -742,10 +742,13 @@ def _same_beside(text: str, known: tuple[int, int], id_start: int, id_end: int) 
     ``(`` back to the line's start or the window's, and the glued run from the id. When no
     stop character or line break lies between the two starts (one id's text runs into the
     other's, as ``https://doi.org/10.48550/arXiv.2102.44339`` into its arXiv id), no cut and
-    no end of the glued run lies there either, so the runs end alike; and when everything the
-    known search found lies at or after the later window's start (``reach``: its cut and each
-    ``(``, none of them missing), the other search finds the same. What follows the id is the
-    same for both.
+    no end of the glued run lies there either, so the runs end alike; and when what bounded
+    the known run (its cut, or the markup character it stopped at) and each ``(`` it read
+    lie at or after the later window's start (``reach``), the other search finds the same:
+    a cut there is the last of both windows, and a run stopped there stops there in both
+    (a later cut of either window is one of both, and a cut of the outer window alone ends
+    at most one character past that start, where the run ends anyway). What follows the id
+    is the same for both.
     """
     other, reach = known
     if id_start == other:
@@ -789,7 +792,12 @@ def _adjacent(text: str, id_start: int, id_end: int) -> tuple[tuple[int, int] | 
     m = _BEFORE.match(back)
     b_start = id_start - m.end()  # type: ignore[union-attr]
     b_end = id_start - m.end(1)  # type: ignore[union-attr]
-    reach = low - 2  # the cut that set low (below the window's start if there was none)
+    # How far back what bounds the run lies, for the ids sharing its end (see _same_beside):
+    # the cut that set low (below the window's start if there was none), or the markup
+    # character or line break the run stopped at, whichever is later.
+    reach = low - 2
+    if b_start > low and b_start - 1 > reach:
+        reach = b_start - 1
     paren = text.rfind(") ", b_start, b_end)
     if paren != -1:  # "(arXiv:X) Next title": a citation parenthesis ends the run too
         line_start = text.rfind("\n", window_start, id_start) + 1 or window_start
