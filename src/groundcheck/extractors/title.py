@@ -897,12 +897,14 @@ instructions, several times the translation of a title.)"""
 def _marked_words_at_least(marks: bytes, count: int) -> bool:
     """``title_words(text) >= count`` for the ASCII ``text`` whose bytes translated by
     :data:`_WORD_MARKS` are ``marks`` (a split that stops after ``count`` words, where the
-    regex costs several times more)."""
+    regex costs several times more). Written out where a phrase is judged (a call less per
+    phrase); this is the definition the tests hold it to."""
     return len(marks.replace(b"0", b"").split(None, count - 1)) >= count
 
 
 def _has_two_words(text: str) -> bool:
-    """Whether :data:`_WORD` finds two words in ``text``."""
+    """Whether :data:`_WORD` finds two words in ``text``. Written out in :func:`_adjacent`
+    (a call less per id); this is the definition the tests hold it to."""
     if text.isascii():
         return _marked_words_at_least(text.encode("ascii").translate(_WORD_MARKS), 2)
     return _TWO_WORDS.match(text) is not None
