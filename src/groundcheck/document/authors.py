@@ -9,7 +9,6 @@ compared on its last word, case and accents folded, so ``van der Berg`` is ``Van
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
@@ -27,12 +26,12 @@ _UP = "A-ZÀ-ÖØ-ÞĀ-ſ"
 _NAME = rf"[{_UP}][\w'’\-]{{0,40}}"
 _PARTICLE = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|dos|das|ter|ten|bin|al|el)\s){0,3}"
 _INITIALS = rf"(?:[{_UP}]\.(?:[ \t]?-?[ \t]?[{_UP}]\.){{0,3}})"
-_ET_AL = re.compile(r"(?i),?\s*\bet\.?\s+al\b\.?")
+_ET_AL = LazyPattern(r"(?i),?\s*\bet\.?\s+al\b\.?")
 _APA = LazyPattern(rf"({_PARTICLE}{_NAME}(?:[ \-]{_NAME}){{0,2}}),\s*({_INITIALS})")
-_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
+_ELLIPSIS = LazyPattern(r"\s*(?:\.\.\.|…)\s*")
 """APA 7 elides the middle of a long author list: "Küchemann, S., ... & Kasneci, G."."""
 _INITIALLED = LazyPattern(rf"[\w'’\-]{{2,}},\s*{_INITIALS}")
-_SPLIT = re.compile(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*")
+_SPLIT = LazyPattern(r"\s*;\s*|\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*")
 _PIECE = LazyPattern(
     rf"(?:{_INITIALS}\s?)?{_PARTICLE}{_NAME}(?:[ \-](?:{_INITIALS}|{_PARTICLE}{_NAME})){{0,3}}$"
     rf"|{_INITIALS}$"
@@ -82,7 +81,7 @@ def looks_like_authors(text: str) -> bool:
     s = _ET_AL.sub("", s).strip(" \t,.")
     if not s:
         return False
-    pieces = [p for p in _SPLIT.split(s) if p]
+    pieces = [p for p in _SPLIT.compiled.split(s) if p]
     if not pieces or len(pieces) > 300 or not all(_PIECE.match(p) for p in pieces):
         return False
     if len(pieces) == 1 and pieces[0] in _NOT_A_NAME:
@@ -142,7 +141,7 @@ def split_authors(text: str, limit: int = 100) -> tuple[str, ...]:
     if apa and apa[0].start() == 0:
         names = [f"{m.group(1)}, {m.group(2)}" for m in apa]
         return tuple(names[:limit])
-    names = [p.strip() for p in _SPLIT.split(s) if p and p.strip()]
+    names = [p.strip() for p in _SPLIT.compiled.split(s) if p and p.strip()]
     return tuple(names[:limit])
 
 

@@ -76,8 +76,8 @@ class Block:
 
 
 _FENCE = LazyPattern(r"[ ]{0,3}(`{3,}|~{3,})")
-_ATX = re.compile(r"[ ]{0,3}(#{1,6})(?:[ \t]+|$)")
-_SETEXT = re.compile(r"[ ]{0,3}(=+|-+)[ \t]*$")
+_ATX = LazyPattern(r"[ ]{0,3}(#{1,6})(?:[ \t]+|$)")
+_SETEXT = LazyPattern(r"[ ]{0,3}(=+|-+)[ \t]*$")
 _RULE = LazyPattern(r"[ ]{0,3}(?:(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})$")
 _LATEX_HEADING = LazyPattern(
     r"[ \t]*\\(part|chapter|section|subsection|subsubsection|paragraph)\*?[ \t]*\{"
@@ -86,7 +86,7 @@ _BIBITEM = LazyPattern(
     r"[ \t]*\\bibitem[ \t]*(?:\[[^\]\n]{0,200}\])?[ \t]*\{([^}\n]{1,100})\}[ \t]*"
 )
 _THEBIBLIOGRAPHY = LazyPattern(r"[ \t]*\\begin\{thebibliography\}")
-_ITEM = re.compile(
+_ITEM = LazyPattern(
     r"([ \t]{0,12})"
     r"(?:"
     r"(?P<bullet>[-*+•‣▪◦])"
@@ -100,10 +100,13 @@ _ITEM = re.compile(
     r")"
     r"(?:[ \t]+|$)"
 )
-_QUOTE = re.compile(r"[ ]{0,3}>[ \t]?")
+_ITEM_OPENERS = frozenset("-*+•‣▪◦[【(")
+"""What an item's marker opens with, but a digit (``\\d``: what ``str.isdecimal`` says): a
+line opening with anything else is no item, asked without the pattern."""
+_QUOTE = LazyPattern(r"[ ]{0,3}>[ \t]?")
 _DELIMITER = LazyPattern(r"[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
-_BOLD_LINE = re.compile(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
-_LABEL_TEXT = re.compile(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
+_BOLD_LINE = LazyPattern(r"(\*\*|__)([^*_\n]{1,120}?)\1[ \t]*:?[ \t]*$")
+_LABEL_TEXT = LazyPattern(r"[A-Za-z][A-Za-z &/-]{2,60}:?[ \t]*$")
 LABEL_WORDS = frozenset(
     {
         "references", "reference", "sources", "source", "bibliography", "citations",
@@ -139,7 +142,7 @@ reads a run of such lines in bulk (one block per paragraph, the paragraphs cut a
 by one regex). The test is stricter than the branches it stands for (``Sources : :`` is no
 label line; a number indented past twelve spaces is no item): a line in doubt is read by the
 line loop, which gives the same blocks."""
-_NUMBERED_LINE = re.compile(r"(?P<head>([ \t]{0,12})(\d{1,5})[.)])(?:[ \t]+([^|\n]*)|\r?)\n")
+_NUMBERED_LINE = LazyPattern(r"(?P<head>([ \t]{0,12})(\d{1,5})[.)])(?:[ \t]+([^|\n]*)|\r?)\n")
 """A whole line that is a numbered item and nothing the line loop reads otherwise (no ``|``):
 ``_ITEM``'s ``num`` branch, its body running to the line's end (a ``\r`` before the newline
 is not part of it). Groups: 1 the head (indent, number, ``.`` or ``)``), 2 the indent, 3 the
@@ -152,11 +155,11 @@ def _item_head(m: re.Match[str]) -> tuple[int, str, str]:
     return len(indent.expandtabs(4)) if indent else 0, str(int(number)), m.group(1).strip()
 
 
-_ATX_BEFORE_ATX = re.compile(r"(#{1,6})(?:[ \t]+|(?=\r?\n))([^\n]*)\n(?=#)")
+_ATX_BEFORE_ATX = LazyPattern(r"(#{1,6})(?:[ \t]+|(?=\r?\n))([^\n]*)\n(?=#)")
 """An ATX heading opening its line (``_ATX`` with no indent) whose next line opens with ``#``:
 the heading is not wrapped onto it (``_wrapped_heading`` needs an indented line)."""
-_BLANKS = re.compile(r"\n(?:[ \t]*\r?\n)+")
-_LEADING_BLANKS = re.compile(r"(?:[ \t]*\r?\n)*")
+_BLANKS = LazyPattern(r"\n(?:[ \t]*\r?\n)+")
+_LEADING_BLANKS = LazyPattern(r"(?:[ \t]*\r?\n)*")
 
 
 def _copies(text: str, line: str, start: int, end: int) -> int:
@@ -452,6 +455,8 @@ def _atx_title(text: str, start: int, end: int) -> tuple[int, int]:
 
 def _label_heading(text: str, b: _Builder) -> Block | None:
     """A one-line paragraph that is a heading in all but syntax: ``**Sources**``, ``Notes:``."""
+    if b.end - b.body > 62 and not text.startswith(("**", "__"), b.body, b.end):
+        return None  # neither bold nor a short label: not copied (a long line is megabytes)
     line = text[b.body : b.end]
     bold = _BOLD_LINE.match(line)
     if bold is not None:
@@ -777,7 +782,12 @@ def scan(text: str) -> tuple[Blocks, list[tuple[int, int]], array[int]]:
             else:
                 handled = False
             if not handled:
-                m = _ITEM.match(text, pos, content_end)
+                # (An item opens, after its indent, with a bullet, a digit or a bracket.)
+                m = (
+                    _ITEM.match(text, pos, content_end)
+                    if ch in _ITEM_OPENERS or ch.isdecimal()
+                    else None
+                )
                 if m is not None and (m.group("bullet") is None or m.end() < content_end):
                     close()
                     label, how = _item_label(m)
@@ -885,7 +895,7 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return cells
 
 
-_BACKTICKS = re.compile(r"`+")
+_BACKTICKS = LazyPattern(r"`+")
 
 
 def _code_spans(text: str, blocks: Blocks) -> list[tuple[int, int]]:

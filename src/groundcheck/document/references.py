@@ -34,7 +34,7 @@ from groundcheck.document.blocks import (
     Block,
     Blocks,
 )
-from groundcheck.document.segment import WINDOW, Parts, segment
+from groundcheck.document.segment import WINDOW, Parts, may_be_strong, segment
 from groundcheck.text import LazyPattern
 
 __all__ = ["Entry", "bibtex_entries", "find_entries", "is_reference_heading"]
@@ -77,7 +77,7 @@ _OTHER_LANGUAGES = frozenset(
     }
 )  # fmt: skip
 """The same headings in the languages reports are written in (matched whole, case folded)."""
-_HEADING_NOISE = re.compile(r"[\W\d_]+")
+_HEADING_NOISE = LazyPattern(r"[\W\d_]+")
 
 
 def is_reference_heading(text: str, block: Block) -> bool:
@@ -98,17 +98,17 @@ def is_reference_heading(text: str, block: Block) -> bool:
     return bool(name) and (_NAME.fullmatch(name) is not None or name in _OTHER_LANGUAGES)
 
 
-_LABELLED = re.compile(r"[ \t]*(?:\[(\d{1,5})\]|【(\d{1,5})】)[ \t]*")
+_LABELLED = LazyPattern(r"[ \t]*(?:\[(\d{1,5})\]|【(\d{1,5})】)[ \t]*")
 _PREFILTER = re.compile(r"(?<![\d./:-])(?:1[6-9]|20)\d{2}(?!\d|\.\d)")
 _YEAR_CORE = re.compile(r"(?:1[6-9]|20)\d{2}")
 """Where :data:`_PREFILTER` can match, found once per text: every match of it starts at one
 of these (a year it accepts follows no digit, so no earlier year here can overlap it)."""
 _ID_OR_URL = LazyPattern(r"https?://|\bdoi\s*:|\barxiv\s*:|\b10\.\d{4,9}/|\b\d{4}\.\d{4,5}\b", re.I)
-_TITLE_HEADER = re.compile(r"(?i)title|paper|name|work|article|publication|source|reference")
-_AUTHOR_HEADER = re.compile(r"(?i)author")
-_YEAR_HEADER = re.compile(r"(?i)year|date")
-_LABEL_HEADER = re.compile(r"(?i)^(?:#|no\.?|ref\.?|id|\[#\])$")
-_CELL_LABEL = re.compile(r"\[?(\d{1,5})\]?\.?$")
+_TITLE_HEADER = LazyPattern(r"(?i)title|paper|name|work|article|publication|source|reference")
+_AUTHOR_HEADER = LazyPattern(r"(?i)author")
+_YEAR_HEADER = LazyPattern(r"(?i)year|date")
+_LABEL_HEADER = LazyPattern(r"(?i)^(?:#|no\.?|ref\.?|id|\[#\])$")
+_CELL_LABEL = LazyPattern(r"\[?(\d{1,5})\]?\.?$")
 
 
 def _local(ids: Sequence[tuple[int, int]], start: int, end: int) -> Sequence[tuple[int, int]]:
@@ -327,6 +327,8 @@ def _strong(text: str, start: int, end: int, ids: Sequence[tuple[int, int]]) -> 
     head_end = min(end, start + 300)
     if _PREFILTER.search(text, start, head_end) is None:
         return False
+    if not may_be_strong(text, start, end):
+        return False  # no capital, link or year in parentheses: no author list to find
     return segment(text, start, min(end, start + WINDOW), _local(ids, start, end)).strong
 
 
@@ -385,7 +387,7 @@ def _rstrip(text: str, start: int, end: int) -> int:
     return end
 
 
-_YEAR_IN_HEAD = re.compile(r"\(\s*(?:1[6-9]|20)\d{2}|[.,]\s(?:1[6-9]|20)\d{2}\.")
+_YEAR_IN_HEAD = LazyPattern(r"\(\s*(?:1[6-9]|20)\d{2}|[.,]\s(?:1[6-9]|20)\d{2}\.")
 
 
 def _author_start(text: str, start: int, end: int) -> bool:
@@ -431,15 +433,15 @@ def _row_entry(
     return Entry(start, title_cell.body, end, cells[0].line, label, parts, section=section)
 
 
-_BIB_START = re.compile(r"@([A-Za-z]{2,30})[ \t]*\{[ \t]*([^,\s{}]{1,200})[ \t]*,")
-_BIB_FIELD = re.compile(
+_BIB_START = LazyPattern(r"@([A-Za-z]{2,30})[ \t]*\{[ \t]*([^,\s{}]{1,200})[ \t]*,")
+_BIB_FIELD = LazyPattern(
     r"(?i)(?<![\w-])(title|author|year|journal|booktitle|date)[ \t]*=[ \t]*([{\"]?)"
 )
 
 
-_BARE_VALUE = re.compile(r"[^,}\n]*")
+_BARE_VALUE = LazyPattern(r"[^,}\n]*")
 _BIB_AND = re.compile(r"\s+and\s+")
-_LINE_AT = re.compile(r"\n[ \t]*@")
+_LINE_AT = LazyPattern(r"\n[ \t]*@")
 
 
 def bibtex_entries(text: str, limit: int = 20_000) -> list[Entry]:

@@ -20,7 +20,6 @@ the entry ends, so nothing after the first of them is the title.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
@@ -29,7 +28,7 @@ from attrs import frozen
 from groundcheck.document.authors import looks_like_authors, reads_as_authors, split_authors
 from groundcheck.text import LazyPattern
 
-__all__ = ["Parts", "segment"]
+__all__ = ["Parts", "may_be_strong", "segment"]
 
 WINDOW = 2000
 """Only this much of an entry is read: an entry is a few hundred characters, and a 1 MB
@@ -50,29 +49,29 @@ class Parts:
     strong: bool = False
 
 
-_URL = re.compile(r"https?://[^\s<>\"'`\])]+|\bwww\.[^\s<>\"'`\])]+")
+_URL = LazyPattern(r"https?://[^\s<>\"'`\])]+|\bwww\.[^\s<>\"'`\])]+")
 _ID_HEAD = LazyPattern(
     r"(?i)\b(?:doi|arxiv|pmid|pmcid|isbn|issn|openreview|acl)\s*:\s*\S|\b10\.\d{4,9}/\S"
     r"|\b\d{4}\.\d{4,5}\b"
 )
-_QUOTED = re.compile(
+_QUOTED = LazyPattern(
     r"\"([^\"\n]{4,400})\"|“([^”\n]{4,400})”|‘([^’\n]{4,400})’|``([^'\n]{4,400})''"
     r"|«([^»\n]{4,400})»|(?<![\w'])'([^'\n]{4,400})'(?=[\s,.;:]|$)"
 )
 _EMPHASIS = LazyPattern(r"(\*\*|__|\*|_)(?=\S)([^*_\n]{2,400}?)(?<=\S)\1(?![*\w])")
-_LINK = re.compile(r"\[([^\[\]\n]{2,400})\]\(([^()\s]{1,2000})\)")
-_YEAR_PAREN = re.compile(r"\(\s*((?:1[6-9]|20)\d{2})[a-z]?\b[^()\n]{0,40}\)|\(\s*n\.\s?d\.\s*\)")
+_LINK = LazyPattern(r"\[([^\[\]\n]{2,400})\]\(([^()\s]{1,2000})\)")
+_YEAR_PAREN = LazyPattern(r"\(\s*((?:1[6-9]|20)\d{2})[a-z]?\b[^()\n]{0,40}\)|\(\s*n\.\s?d\.\s*\)")
 _BARE_YEAR = LazyPattern(r"(?:^|[.,]\s+)((?:1[6-9]|20)\d{2})[a-z]?\.(?=\s|$)")
 _YEAR_DASH = LazyPattern(r"[,.]?\s((?:1[6-9]|20)\d{2})[a-z]?\s+[-–—|:]\s+")
 """'Xu et al. 2018 - Strategyproof Peer Selection': a year, then a separator, then the title."""
-_ANY_YEAR = re.compile(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
-_SENTENCE_END = re.compile(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
+_ANY_YEAR = LazyPattern(r"(?<![\d./:-])((?:1[6-9]|20)\d{2})(?!\d|\.\d)")
+_SENTENCE_END = LazyPattern(r"[.?!](?=[\"”’'*_)\]]*(?:\s|$))")
 _SEPARATOR = LazyPattern(r"\s[-–—|]\s|\s\(|\s\[")
-_PIPE = re.compile(r"\s\|\s")
-_HOLDS_CITATION = re.compile(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
+_PIPE = LazyPattern(r"\s\|\s")
+_HOLDS_CITATION = LazyPattern(r"\d|http|et al|:|\w\.[a-z]{2,}\b")
 """What makes a parenthesis after a title a citation or a site, not part of the title:
 "(2017)", "(Lewis et al.)", "(arXiv:…)", "(arxiv.org)" - but not "(GELUs)"."""
-_PREFIXED_ID = re.compile(r"(?i)(?:doi|arxiv)\s*:\s*\S+")
+_PREFIXED_ID = LazyPattern(r"(?i)(?:doi|arxiv)\s*:\s*\S+")
 _ABBREVIATIONS = frozenset(
     {
         "al", "vs", "eg", "ie", "e.g", "i.e", "vol", "no", "pp", "ed", "eds", "inc", "jr", "sr",
@@ -99,7 +98,7 @@ def _stops(text: str, start: int, end: int, ids: Sequence[tuple[int, int]]) -> i
     return stop
 
 
-_NEXT_PART = re.compile(r"[*_\[(]|In\s|Proc|arXiv|doi|https?:|\d|$")
+_NEXT_PART = LazyPattern(r"[*_\[(]|In\s|Proc|arXiv|doi|https?:|\d|$")
 
 
 def _sentence_end(text: str, start: int, end: int, *, title: bool = False) -> int:
@@ -339,6 +338,38 @@ def segment(text: str, start: int, end: int, ids: Sequence[tuple[int, int]] = ()
     return Parts(title, (), _year_outside(text, pos, end, title), None, urls)
 
 
+_CAPITAL_OR_WIDE = LazyPattern(r"[^\x00-@\[-\x7f]")
+"""An ASCII capital or any character outside ASCII (written as what it is not: a class
+holding the whole range above ASCII takes milliseconds to compile)."""
+
+
+def may_be_strong(text: str, start: int, end: int) -> bool:
+    """False where ``segment(text, start, end).strong`` is known to be False without cutting
+    the entry (True: it may be either).
+
+    An entry is strong only when :func:`segment` finds its authors: an author list on part of
+    it (:func:`looks_like_authors`, every piece of which is a name or initials, each opening
+    with a capital, ``_UP`` in :mod:`.authors`), names after a leading title (``_AFTER_NAME``,
+    a capital again), or the looser :func:`reads_as_authors` on what precedes a link or a
+    year in parentheses, which "45 et al." passes with no capital. So an ASCII entry with no
+    capital letter, no ``](`` and no year in parentheses is never strong: a paragraph of
+    lower-case prose with a year in it (an output, the benchmark's text) is passed over
+    without running the segmenter (and compiling its patterns, each on first use).
+
+    >>> t = "results in 2019 and (n=120) see p. 4"
+    >>> may_be_strong(t, 0, len(t)), segment(t, 0, len(t)).strong
+    (False, False)
+    >>> may_be_strong("lewis et al. (2020) rag", 0, 23)
+    True
+    """
+    end = min(end, start + WINDOW)
+    if _CAPITAL_OR_WIDE.search(text, start, end) is not None:
+        return True  # (where it is, the search stops: in a report, at once)
+    if text.find("](", start, end) != -1:
+        return True
+    return text.find("(", start, end) != -1 and _YEAR_PAREN.search(text, start, end) is not None
+
+
 def _year_outside(text: str, start: int, end: int, title: tuple[int, int] | None) -> int | None:
     """The entry's year, not one inside its title ("… EVs in 2027-28 - Reuters")."""
     if title is None:
@@ -346,7 +377,7 @@ def _year_outside(text: str, start: int, end: int, title: tuple[int, int] | None
     return _first_year(text, start, title[0]) or _first_year(text, title[1], end)
 
 
-_PERIOD = re.compile(r"\.\s")
+_PERIOD = LazyPattern(r"\.\s")
 
 
 def _leading_authors(text: str, pos: int, stop: int) -> int | None:

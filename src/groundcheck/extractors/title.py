@@ -46,7 +46,6 @@ _TOKEN = re.compile(r"[^\W_]+")
 _SUBTITLE = re.compile(r"\s*(?::|\s[-–—]\s)\s*")
 _ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _SPACE_NOT_ALNUM = bytes(c if c in _ALNUM else 32 for c in range(256))
-_ASCII_LETTERS = _ALNUM[:52]
 
 
 def _plain_words(lowered: str) -> str:
@@ -129,7 +128,7 @@ def _id_like_ascii(text: str, data: bytes, folded: bytes) -> bool:
     ``folded`` those lower-cased with every other character than a letter or digit a space):
     each branch is asked alone, only where the literals it needs occur, and the digit runs by
     a substring search on the text with every digit made ``0``."""
-    if b"arxiv" in folded:
+    if folded.find(b"arxiv") != -1:
         return True
     dot = "." in text
     slash = "/" in text
@@ -140,7 +139,7 @@ def _id_like_ascii(text: str, data: bytes, folded: bytes) -> bool:
     if slash and "://" in text and ("http://" in text or "https://" in text):
         return True
     digits = data.translate(_ZERO_DIGITS)
-    if (dot and b"0000.0000" in digits) or (slash and b"/0000000" in digits):
+    if (dot and digits.find(b"0000.0000") != -1) or (slash and digits.find(b"/0000000") != -1):
         return True
     return dot and slash and "10." in text and _DOI_HEAD.search(text) is not None
 
@@ -274,15 +273,22 @@ class TitleExtractor:
             # The same tests on the text's bytes: in ASCII text, case-insensitive letters are
             # ASCII letters only, and a byte translation or a substring search costs a
             # fraction of a regex call. Each regex left runs only where its literals occur.
+            # (A substring is asked for by ``find``: ``in`` on bytes first tries its operand
+            # as an int, raising and clearing a TypeError, ~4% of the stage's instructions.)
             data = text.encode("ascii")
-            if size - len(data.translate(None, _ASCII_LETTERS)) < size // 2:
+            marks = data.translate(_WORD_MARKS)
+            if marks.count(b"a") < size // 2:
                 return None  # fewer letters than half the text
             folded = data.translate(_LOWER_ALNUM)
             if _id_like_ascii(text, data, folded):
                 return None
-            if b"et" in folded and b"al" in folded and _ET_AL_LOWER.search(text.lower()):
+            words = self.min_words  # (_marked_words_at_least, written out)
+            if len(marks.replace(b"0", b"").split(None, words - 1)) < words:
                 return None
-            if not _ascii_words_at_least(data, self.min_words):
+            # The words, lowered, one space apart: the normal form, unless there is something
+            # to unescape or strip; "et al" occurs in it wherever _ET_AL_LOWER can match.
+            joined = b" ".join(folded.split())
+            if joined.find(b"et al") != -1 and _ET_AL_LOWER.search(text.lower()):
                 return None
             if (
                 "A" <= text[:1] <= "Z"
@@ -295,7 +301,7 @@ class TitleExtractor:
             if "&" in text or "\\" in text or "{" in text or "}" in text:
                 normalized = _normalize_any(text)
             else:  # nothing to unescape, compose or strip: the letters and digits, lowered
-                normalized = b" ".join(folded.split()).decode("ascii")
+                normalized = joined.decode("ascii")
             return normalized if normalized and normalized not in self.stop_phrases else None
         if sum(map(str.isalpha, text)) < size // 2:
             return None
@@ -342,6 +348,10 @@ class TitleExtractor:
         """Add the titles beside ``idents`` to ``found`` (``add`` of :meth:`find_beside` for
         the kind ``adjacent``, written out: a text holds thousands of ids)."""
         beside: set[tuple[int, int]] = set()  # ids side by side name one span: judged once
+        # An id inside another that ends where it ends (the arXiv id of a DOI URL, a DOI and
+        # its URL: a quarter of the ids of a report) has the span the other has, found
+        # without reading it again (see _same_beside): id end -> (id start, its reach).
+        shared: dict[int, tuple[int, int]] = {}
         n = len(text)
         in_code = document.in_code if document.code else None
         mention_of = self._mention
@@ -354,6 +364,9 @@ class TitleExtractor:
         for ident in idents:
             if ident.malformed is None:
                 start, end = ident.start, ident.end
+                known = shared.get(end)
+                if known is not None and _same_beside(text, known, start, end):
+                    continue  # the span of an id it shares its end with: judged already
                 low = start - 300 if start > 300 else 0
                 high = end + 300 if end + 300 < n else n
                 if free_start <= low and high <= free_end:
@@ -369,7 +382,9 @@ class TitleExtractor:
                     if high <= free_end:
                         continue
                 last_end = high
-                span = _adjacent_title(text, start, end)
+                span, reach = _adjacent(text, start, end)
+                if reach is not None:
+                    shared[end] = (start, reach)
                 if span is None or span in beside:
                     continue
                 beside.add(span)
@@ -466,7 +481,8 @@ class TitleExtractor:
             if levels[i] == 0:
                 add(bodies[i], ends[i], "cell")
         self._beside(text, idents, document, found)
-        return iter(sorted(found.values(), key=lambda x: (x.start, x.end)))
+        # By (start, end): the keys, each one mention's span (no key function to call).
+        return iter([found[span] for span in sorted(found)])
 
 
 _ENUMERATION = LazyPattern(
@@ -648,6 +664,8 @@ _BEFORE = re.compile(
 the prefix glued to the id ("arXiv:", a URL), back to the last stop character; the match runs
 on to the last markup character (quotes, brackets, emphasis: other candidates' territory) or
 the line's start. Both parts are one tight loop of the regex engine each."""
+_STOP_OR_BREAK = re.compile("[" + re.escape("".join(_PREFIX_STOPS)) + "\\n]")
+"""A character that ends the run glued to an id (what group 1 of :data:`_BEFORE` stops at)."""
 
 
 _LEADING_WORDS = re.compile(r"(?i)\s*(?:(?:and|or|see|also|cf|in|by|from|e\.g|i\.e)\b[.,]?\s*)+")
@@ -675,20 +693,25 @@ to an ASCII letter of these from outside ASCII, ``ſ`` or ``ı``, would open the
 that text takes the match). Asked before the regex: a set lookup is a tenth of its cost."""
 
 
-def _citation_paren_end(text: str, seg_start: int, after: int, at: int) -> int:
+def _citation_paren_end(text: str, seg_start: int, after: int, at: int) -> tuple[int, int]:
     """Where the last ``(…) `` holding a citation (a digit or a colon) ends in
     ``text[seg_start:end]``, if that is at ``after`` or later, else -1, given ``at``, the last
     ``) `` there: "(arXiv:X) Next title" ends a segment, "Models (LLMs) from …" does not. (A cut
-    found earlier bounds ``after``: a parenthesis before it could not be the last cut.)"""
+    found earlier bounds ``after``: a parenthesis before it could not be the last cut.)
+
+    Second, the leftmost ``(`` it read, or -1 when a search for one found none: only then
+    does the answer depend on how far back ``seg_start`` lies (see :func:`_same_beside`)."""
+    reach = at
     while at != -1:
         opened = text.rfind("(", seg_start, at)
         if opened == -1:
-            return at
+            return at, -1
+        reach = opened
         inside = text[opened:at]
         if ":" in inside or any(map(str.isdigit, inside)):
-            return at
+            return at, reach
         at = text.rfind(") ", after, opened)
-    return -1
+    return -1, reach
 
 
 def adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | None:
@@ -706,12 +729,53 @@ _LOOK_AHEAD = 4096
 
 
 def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | None:
+    return _adjacent(text, id_start, id_end)[0]
+
+
+def _same_beside(text: str, known: tuple[int, int], id_start: int, id_end: int) -> bool:
+    """Whether the id at ``text[id_start:id_end]`` has the span beside it that an id ending at
+    the same place had, ``known`` being that id's start and the ``reach`` :func:`_adjacent`
+    returned for it.
+
+    The span depends on the id's start only through the window's start (300 characters
+    before it): the ". " and "; " cuts are searched from there, the citation parenthesis's
+    ``(`` back to the line's start or the window's, and the glued run from the id. When no
+    stop character or line break lies between the two starts (one id's text runs into the
+    other's, as ``https://doi.org/10.48550/arXiv.2102.44339`` into its arXiv id), no cut and
+    no end of the glued run lies there either, so the runs end alike; and when what bounded
+    the known run (its cut, or the markup character it stopped at) and each ``(`` it read
+    lie at or after the later window's start (``reach``), the other search finds the same:
+    a cut there is the last of both windows, and a run stopped there stops there in both
+    (a later cut of either window is one of both, and a cut of the outer window alone ends
+    at most one character past that start, where the run ends anyway). What follows the id
+    is the same for both.
+    """
+    other, reach = known
+    if id_start == other:
+        return True
+    inner = id_start if id_start > other else other
+    window = inner - 300 if inner > 300 else 0
+    if window and reach < window:
+        return False  # something the known search found (or missed) lies before this window
+    if (
+        id_start < other
+        and (id_start == 0 or text[id_start - 1] == "\n")
+        and (id_end == len(text) or text[id_end] == "\n")
+    ):
+        return False  # the outer id is its line: none beside it (the inner has a run)
+    return _STOP_OR_BREAK.search(text, id_start if id_start < other else other, inner) is None
+
+
+def _adjacent(text: str, id_start: int, id_end: int) -> tuple[tuple[int, int] | None, int | None]:
+    """:func:`adjacent_title`, and how far back what its search before the id found lies,
+    for the ids that share its end (``reach``, see :func:`_same_beside`; None: the id is its
+    line, and none shares its span)."""
     # The pipeline asks this once per identifier of every text it reads, so the run before
     # the id is read by one regex over its reversed window (see :data:`_BEFORE`) and the rest
     # works on one copied slice of it, bounded by offsets.
     n = len(text)
     if (id_start == 0 or text[id_start - 1] == "\n") and (id_end == n or text[id_end] == "\n"):
-        return None  # the id is its line (a JSON field's value): nothing beside it
+        return None, None  # the id is its line (a JSON field's value): nothing beside it
     # Look no further than 300 characters either way: on a single-line JSON output with
     # thousands of ids, scanning to the line's ends would make this quadratic.
     window_start = id_start - 300 if id_start > 300 else 0
@@ -728,10 +792,17 @@ def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | 
     m = _BEFORE.match(back)
     b_start = id_start - m.end()  # type: ignore[union-attr]
     b_end = id_start - m.end(1)  # type: ignore[union-attr]
+    # How far back what bounds the run lies, for the ids sharing its end (see _same_beside):
+    # the cut that set low (below the window's start if there was none), or the markup
+    # character or line break the run stopped at, whichever is later.
+    reach = low - 2
+    if b_start > low and b_start - 1 > reach:
+        reach = b_start - 1
     paren = text.rfind(") ", b_start, b_end)
     if paren != -1:  # "(arXiv:X) Next title": a citation parenthesis ends the run too
         line_start = text.rfind("\n", window_start, id_start) + 1 or window_start
-        paren = _citation_paren_end(text, line_start, b_start, paren)
+        paren, opened = _citation_paren_end(text, line_start, b_start, paren)
+        reach = min(reach, opened)
         if paren != -1:
             b_start = paren + 2
     body = text[b_start:b_end]
@@ -740,18 +811,24 @@ def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | 
         body = body[:opened]  # "Title (PMID: 123": what follows an open parenthesis is a label
     body = body.rstrip(_CONNECTOR_CHARS)
     # "and", "see" …, then a date, a number or a bullet a listing puts before its titles
-    # ("2025-11-13 Title http://…"): never part of the title.
-    if body and (
-        body[0] in _MAY_LEAD_NOT_LETTER
-        or not body[0].isascii()
-        or body[:2].lower() in _LEADING_PAIRS
+    # ("2025-11-13 Title http://…"): never part of the title. Both parts open after a run of
+    # blanks (of " \t" at least), so the test of their first characters is asked there.
+    head = body.lstrip(" \t")
+    if head and (
+        head[0] in _MAY_LEAD_NOT_LETTER
+        or not head[0].isascii()
+        or head[:2].lower() in _LEADING_PAIRS
     ):
         lead = _LEADING_WORDS_NOISE.match(body).end()  # type: ignore[union-attr]
         if lead:
             body = body[lead:]
             b_start += lead
-    if _has_two_words(body):
-        return b_start, b_start + len(body)
+    if (
+        len(body.encode("ascii").translate(_WORD_MARKS).replace(b"0", b"").split(None, 1)) == 2
+        if body.isascii()
+        else _TWO_WORDS.match(body) is not None
+    ):  # (_has_two_words, written out: one call less per id)
+        return (b_start, b_start + len(body)), reach
     window_end = id_end + 300 if id_end + 300 < n else n
     a_end = text.find("\n", id_end, window_end)
     if a_end == -1:
@@ -769,8 +846,8 @@ def _adjacent_title(text: str, id_start: int, id_end: int) -> tuple[int, int] | 
     if mark is not None:
         a_end = mark.start()
     if _TWO_WORDS.match(text, a_start, a_end) is not None:
-        return a_start, a_end
-    return None
+        return (a_start, a_end), reach
+    return None, reach
 
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -804,24 +881,30 @@ def _words_pattern(count: int) -> re.Pattern[str]:
 
 _TWO_WORDS = _words_pattern(2)
 
-_WORD_LETTERS = bytes(c if chr(c).isalpha() and c < 128 else 32 for c in range(256))
-_WORD_TAIL = b"0123456789_'-"
-"""An ASCII text's words (what :data:`_WORD` finds) by two byte operations: the word
-characters that are not letters are deleted, everything else but a letter becomes a space,
-and what ``split`` then finds are the words. A word is a letter and the run of word
-characters after it, so each run of word characters holding a letter is one word, and
-deleting the others (digits, ``_``, ``'``, ``-``) leaves exactly those runs' letters, apart."""
+_WORD_MARKS = bytes(
+    97 if c < 128 and chr(c).isalpha() else 48 if chr(c) in "0123456789_'-" else 32
+    for c in range(256)
+)
+"""A byte table for an ASCII text's words (what :data:`_WORD` finds): a letter becomes ``a``,
+a word character that is not a letter (digit, ``_``, ``'``, ``-``) ``0``, anything else a
+space. A word is a letter and the run of word characters after it, so each run of word
+characters holding a letter is one word: with the ``0`` deleted, ``split`` finds exactly
+those runs' letters, apart. The letters are counted by one ``count`` of the same bytes.
+(Translating and deleting in one call builds a 256-entry table each time: ~1,000 machine
+instructions, several times the translation of a title.)"""
 
 
-def _ascii_words_at_least(data: bytes, count: int) -> bool:
-    """``title_words(text) >= count`` for the ASCII ``text`` encoded as ``data`` (a split that
-    stops after ``count`` words: one byte translation and one split, where the regex costs
-    several times more)."""
-    return len(data.translate(_WORD_LETTERS, _WORD_TAIL).split(None, count - 1)) >= count
+def _marked_words_at_least(marks: bytes, count: int) -> bool:
+    """``title_words(text) >= count`` for the ASCII ``text`` whose bytes translated by
+    :data:`_WORD_MARKS` are ``marks`` (a split that stops after ``count`` words, where the
+    regex costs several times more). Written out where a phrase is judged (a call less per
+    phrase); this is the definition the tests hold it to."""
+    return len(marks.replace(b"0", b"").split(None, count - 1)) >= count
 
 
 def _has_two_words(text: str) -> bool:
-    """Whether :data:`_WORD` finds two words in ``text``."""
+    """Whether :data:`_WORD` finds two words in ``text``. Written out in :func:`_adjacent`
+    (a call less per id); this is the definition the tests hold it to."""
     if text.isascii():
-        return _ascii_words_at_least(text.encode("ascii"), 2)
+        return _marked_words_at_least(text.encode("ascii").translate(_WORD_MARKS), 2)
     return _TWO_WORDS.match(text) is not None
