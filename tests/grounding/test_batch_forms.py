@@ -129,3 +129,19 @@ def test_a_large_index_answers_as_before() -> None:
         new, old = TitleIndex(titles, rules), OLD_INDEX.TitleIndex(titles, old_rules)
         assert len(new.choices) >= TitleIndex.NEAR_START_MIN
         assert _answers(new, queries, [90.0, 70.0]) == _answers(old, queries, [90.0, 70.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", "d", ""]), max_size=30), st.randoms())
+def test_first_and_more_positions_as_counted_one_by_one(keys: list[str], rng: random.Random) -> None:
+    """EvidenceTitles' flat maps: the first position of each key, every position of those
+    that repeat (positions that only grow, one key per position, as the callers give)."""
+    from groundcheck.grounding.titles import _first_and_more
+
+    positions = sorted(rng.sample(range(100), len(keys)))
+    every: dict[str, list[int]] = {}
+    for key, at in zip(keys, positions, strict=True):
+        every.setdefault(key, []).append(at)
+    first, more = _first_and_more(keys, positions)
+    assert first == {k: ats[0] for k, ats in every.items()}
+    assert more == {k: ats for k, ats in every.items() if len(ats) > 1}
