@@ -133,7 +133,9 @@ def test_a_large_index_answers_as_before() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["a", "b", "c", "d", ""]), max_size=30), st.randoms())
-def test_first_and_more_positions_as_counted_one_by_one(keys: list[str], rng: random.Random) -> None:
+def test_first_and_more_positions_as_counted_one_by_one(
+    keys: list[str], rng: random.Random
+) -> None:
     """EvidenceTitles' flat maps: the first position of each key, every position of those
     that repeat (positions that only grow, one key per position, as the callers give)."""
     from groundcheck.grounding.titles import _first_and_more
@@ -145,3 +147,33 @@ def test_first_and_more_positions_as_counted_one_by_one(keys: list[str], rng: ra
     first, more = _first_and_more(keys, positions)
     assert first == {k: ats[0] for k, ats in every.items()}
     assert more == {k: ats for k, ats in every.items() if len(ats) > 1}
+
+
+def _strip_parentheticals_by_pattern(text: str, limit: int = 3) -> str | None:
+    """strip_parentheticals as it was: the pattern searched at every step."""
+    from groundcheck.grounding.title_rules import _TRAILING_PARENTHETICAL
+
+    current = text.rstrip()
+    for _ in range(limit):
+        m = _TRAILING_PARENTHETICAL.search(current, max(0, len(current) - 140))
+        if m is None or m.start() == 0:
+            break
+        current = current[: m.start()].rstrip(" \t,;:–—-")
+    return current if current and current != text.rstrip() else None
+
+
+_TAILS = st.lists(
+    st.sampled_from(
+        ["Title", " ", "\t", ".", "(2020)", "(Lewis et al., 2020)", "[arXiv 2023]", " / ", "/",
+         "AwN", "x" * 30, "(", ")", "[", "]", "\n", "a b", " (ROME)", "...", "—"]
+    ),
+    max_size=12,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(_TAILS, st.text(max_size=60)))
+def test_parentheticals_stripped_as_by_the_pattern_alone(text: str) -> None:
+    from groundcheck.grounding.title_rules import strip_parentheticals
+
+    assert strip_parentheticals(text) == _strip_parentheticals_by_pattern(text)
