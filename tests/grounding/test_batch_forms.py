@@ -66,7 +66,7 @@ def test_a_colon_read_as_a_break_cuts_each_title_at_it(pairs: list[tuple[str, st
 def test_titles_holding_a_needle_found_either_way(titles: list[str], needle: str) -> None:
     """Few hits are found find by find, many title by title: the same titles."""
     found: set[int] = set()
-    batch._hits(*batch.join_titles(titles), needle, found, titles)
+    batch._hits(batch.join_titles(titles), needle, found, titles)
     assert found == {i for i, t in enumerate(titles) if needle in t}
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import accumulate, compress, repeat
 from operator import and_
 
@@ -169,15 +170,17 @@ def _colon_mains(
     """
     at = list(compress(range(len(kinds)), map(_COLON.__eq__, kinds)))
     colon = list(map(titles.__getitem__, at))
-    # One colon, within the characters main_titles looks at.
-    ones = map((1).__eq__, map(str.count, colon, repeat(":")))
-    one = list(map(and_, ones, map(_SPLIT_WITHIN.__ge__, map(len, colon))))
-    if not all(one):
+    parts = _normalize_plain(colon, _WORDS_COLON_BREAK)
+    # One colon each (two parts each: each title holds one at least), within the characters
+    # main_titles looks at; otherwise the titles that do not are sent to _split_forms.
+    if len(parts) != 2 * len(colon) or max(map(len, colon), default=0) > _SPLIT_WITHIN:
+        ones = map((1).__eq__, map(str.count, colon, repeat(":")))
+        one = list(map(and_, ones, map(_SPLIT_WITHIN.__ge__, map(len, colon))))
         for k in [k for k, ok in enumerate(one) if not ok]:
             kinds[at[k]] = _SPLIT
         at = [i for i in at if kinds[i] == _COLON]
         colon = list(map(titles.__getitem__, at))
-    parts = _normalize_plain(colon, _WORDS_COLON_BREAK)
+        parts = _normalize_plain(colon, _WORDS_COLON_BREAK)
     heads, tails = parts[0::2], parts[1::2]
     # A head, and three words after the colon (two spaces at least).
     long_tail = map((2).__le__, map(str.count, tails, repeat(" ")))
@@ -199,36 +202,41 @@ def _generic(tails: list[str]) -> set[int]:
     present = GENERIC_SUBTITLE_HEADS.intersection(" ".join(tails).split(" "))
     if not present:
         return set()
-    blob, starts = join_titles(tails)
+    joined = join_titles(tails)
     holding: set[int] = set()
     for word in present:
-        _hits(blob, starts, word, holding, tails)
+        _hits(joined, word, holding, tails)
     return {k for k in holding if is_generic_subtitle(tails[k])}
 
 
 def cut_candidates(titles: Sequence[str], joined: Joined | None = None) -> list[int]:
     """The titles that may end cut short (hold ``...`` or ``…``), in order: the only ones
     :func:`~.title_rules.cut_prefix` can find anything in."""
-    blob, starts = joined or join_titles(titles)
+    joined = joined or join_titles(titles)
     found: set[int] = set()
     for mark in _CUT_MARKS:
-        _hits(blob, starts, mark, found, titles)
+        _hits(joined, mark, found, titles)
     return sorted(found)
 
 
-Joined = tuple[str, list[int]]
-"""The titles joined, each after a NUL, and where each starts (see :func:`join_titles`)."""
+class Joined:
+    """The titles joined, each after a NUL (``blob``), and where each starts (``starts``, one
+    more: the end + 1). A title may hold a NUL itself: positions are mapped to titles by
+    ``starts``, never by the NULs; only :data:`_FIRST_NOT_LETTER` may then send a title the
+    slow way for nothing. Built once for :func:`index_forms` and :func:`cut_candidates` both;
+    ``starts`` only when a needle is found find by find (most sets need none)."""
+
+    def __init__(self, titles: Sequence[str]) -> None:
+        self.blob = "\x00" + "\x00".join(titles)
+        self._titles = titles
+
+    @cached_property
+    def starts(self) -> list[int]:
+        # starts[k + 1] = starts[k] + len(titles[k]) + 1, summed in C (no per-title lambda).
+        return list(accumulate(map((1).__add__, map(len, self._titles)), initial=1))
 
 
-def join_titles(titles: Sequence[str]) -> Joined:
-    """The titles joined, each after a NUL, and where each starts (one more: the end + 1).
-    A title may hold a NUL itself: positions are mapped to titles by ``starts``, never by
-    the NULs; only :data:`_FIRST_NOT_LETTER` may then send a title the slow way for nothing.
-    Built once for :func:`index_forms` and :func:`cut_candidates` both."""
-    blob = "\x00" + "\x00".join(titles)
-    # starts[k + 1] = starts[k] + len(titles[k]) + 1, summed in C (no per-title lambda).
-    starts = list(accumulate(map((1).__add__, map(len, titles)), initial=1))
-    return blob, starts
+join_titles = Joined
 
 
 _MANY_HITS = 8
@@ -241,9 +249,10 @@ _GATES = {" - ": "-", ", with": ",", "...": "."}
 titles full of spaces) tells whether the needle can be anywhere at all."""
 
 
-def _hits(blob: str, starts: list[int], needle: str, out: set[int], titles: Sequence[str]) -> None:
+def _hits(joined: Joined, needle: str, out: set[int], titles: Sequence[str]) -> None:
     """Add to ``out`` every title holding ``needle`` (no NUL in it: it stays within a title).
     After a hit the search jumps to the next title, so a title costs one find at most."""
+    blob = joined.blob
     gate = _GATES.get(needle)
     if gate is not None and gate not in blob:
         return
@@ -254,6 +263,7 @@ def _hits(blob: str, starts: list[int], needle: str, out: set[int], titles: Sequ
     if blob.count(needle, at) * _MANY_HITS > len(titles):
         out.update(compress(range(len(titles)), map(str.__contains__, titles, repeat(needle))))
         return
+    starts = joined.starts
     while at != -1:
         k = bisect_right(starts, at) - 1
         out.add(k)
@@ -264,29 +274,29 @@ def _sort(titles: Sequence[str], rules: RuleSet, joined: Joined) -> list[int]:
     """_SINGLE, _SPLIT or _SLOW for each title (see the module docstring); _COLON for a
     split title with no separator mark but colons (:func:`_colon_mains` checks there is one)."""
     n = len(titles)
-    blob, starts = joined
+    blob = joined.blob
     slow: set[int] = set()
     if not blob.isascii():
         slow.update(i for i, t in enumerate(titles) if not t.isascii())
     for needle in _NOT_PLAIN:
-        _hits(blob, starts, needle, slow, titles)
+        _hits(joined, needle, slow, titles)
     if rules.decoration:
         for needle in (*_DECORATION_CHARS, *_DECORATION_WORDS):
-            _hits(blob, starts, needle, slow, titles)
+            _hits(joined, needle, slow, titles)
         for m in _FIRST_NOT_LETTER.finditer(blob):
-            slow.add(bisect_right(starts, m.start() + 1) - 1)
+            slow.add(bisect_right(joined.starts, m.start() + 1) - 1)
     split: set[int] = set()
     other: set[int] = set()
     if rules.main_title:
         for needle in _SPLIT_MARKS:
             if needle in _DECORATION_WORDS and rules.decoration:
                 continue  # its titles are slow already: a split kind would be overwritten
-            _hits(blob, starts, needle, split, titles)
+            _hits(joined, needle, split, titles)
         for needle in _OTHER_SPLIT_MARKS:
-            _hits(blob, starts, needle, other, titles)
+            _hits(joined, needle, other, titles)
     else:
         for needle in _LEGACY_SPLIT_MARKS:
-            _hits(blob, starts, needle, slow, titles)
+            _hits(joined, needle, slow, titles)
     kinds = [_SINGLE] * n
     for i in split:
         kinds[i] = _SPLIT if i in other else _COLON
