@@ -17,7 +17,8 @@ are sorted first, by literal searches over all of them joined (C speed, no per-t
 
 A split title with one colon and no other mark (the common case: ``Name: what it does``)
 gets its main title without the pattern: the part before the colon, every such title's
-parts normalised by one translation that reads the colon as a break (:func:`_colon_mains`).
+parts normalised by one translation that reads the colon as a break (:func:`_colon_parts`,
+:func:`_colon_mains`).
 What is asked of every title is asked of all at once where that is cheaper: which hold
 acronyms to fold, which subtitles open with a genre.
 
@@ -89,35 +90,40 @@ def index_forms(titles: Sequence[str], rules: RuleSet, joined: Joined | None = N
     ``joined``: the titles' :func:`join_titles` (built here when not given)."""
     n = len(titles)
     kinds = _sort(titles, rules, joined or join_titles(titles))
-    plain_at = list(compress(range(n), map(_SLOW.__ne__, kinds)))
-    normalized = _normalize_plain(
-        list(titles) if len(plain_at) == n else list(map(titles.__getitem__, plain_at))
+    colon_at, heads, tails = _colon_parts(titles, kinds)
+    # The other plain titles (single and split) normalised in one batch; a one-colon
+    # title's words are its head's, then its subtitle's (a colon is no letter or digit).
+    rest_at = list(compress(range(n), map(_SLOW.__gt__, kinds)))
+    rest = _normalize_plain(
+        list(titles) if len(rest_at) == n else list(map(titles.__getitem__, rest_at))
     )
+    colon_wholes = list(map(str.strip, map(" ".join, zip(heads, tails, strict=True))))
     fold = rules.acronym
     # Which titles hold an acronym to fold (and so may have a folded form), and their folded
     # whole text when folding changed it.
     can_fold: set[int] = set()
     folded_text: dict[int, str] = {}
     if fold:
-        for p in _with_triggers(normalized):
-            i = plain_at[p]
-            can_fold.add(i)
-            folded = fold_acronyms(normalized[p])
-            if folded != normalized[p]:
-                folded_text[i] = folded
-    mains = _colon_mains(titles, kinds, can_fold)
+        for at, wholes in ((rest_at, rest), (colon_at, colon_wholes)):
+            for p in _with_triggers(wholes):
+                i = at[p]
+                can_fold.add(i)
+                folded = fold_acronyms(wholes[p])
+                if folded != wholes[p]:
+                    folded_text[i] = folded
+    mains = _colon_mains(colon_at, heads, tails, can_fold)
     texts: list[str] = []
     owners: list[int] = []
     applied: list[tuple[str, ...]] = []
     prefixable: list[bool] = []
-    whole_of = iter(normalized)
+    rest_of, colon_of = iter(rest), iter(colon_wholes)
     for i, kind in enumerate(kinds):
         if kind == _SLOW:
             found = [(f.text, f.rules, f.prefixable) for f in title_forms(titles[i], rules)]
         elif kind == _SPLIT:
-            found = _split_forms(titles[i], next(whole_of), fold)
+            found = _split_forms(titles[i], next(rest_of), fold)
         else:
-            text = next(whole_of)
+            text = next(rest_of) if kind == _SINGLE else next(colon_of)
             if not text:
                 continue
             rule: tuple[str, ...] = ()
@@ -155,19 +161,11 @@ def _with_triggers(normalized: Sequence[str]) -> list[int]:
     return [p for p, none in enumerate(disjoint) if not none]
 
 
-def _colon_mains(
-    titles: Sequence[str], kinds: list[int], can_fold: set[int]
-) -> dict[int, tuple[str, tuple[str, ...]]]:
-    """The main title (and its rules) of each title with one colon and no other mark a
-    separator needs, when it has one: what :func:`_split_forms` finds for it, without the
-    pattern. Titles with more colons, or too long for ``main_titles`` to look at every
-    character, are sent to :func:`_split_forms` (their kind set to _SPLIT here).
-
-    A colon stands alone: the words of the title are the words before it, then the words
-    after it. So the main title is the normalised part before the colon, when the part after
-    it has three words or more and none of its first three is a genre's. Both parts of every
-    such title are normalised at once (the colon read as a title break).
-    """
+def _colon_parts(titles: Sequence[str], kinds: list[int]) -> tuple[list[int], list[str], list[str]]:
+    """The titles with one colon and no other mark a separator needs, and the normalised
+    part before and after the colon of each, all normalised at once (the colon read as a
+    title break). Titles with more colons, or too long for ``main_titles`` to look at every
+    character, are sent to :func:`_split_forms` (their kind set to _SPLIT here)."""
     at = list(compress(range(len(kinds)), map(_COLON.__eq__, kinds)))
     colon = list(map(titles.__getitem__, at))
     parts = _normalize_plain(colon, _WORDS_COLON_BREAK)
@@ -181,7 +179,17 @@ def _colon_mains(
         at = [i for i in at if kinds[i] == _COLON]
         colon = list(map(titles.__getitem__, at))
         parts = _normalize_plain(colon, _WORDS_COLON_BREAK)
-    heads, tails = parts[0::2], parts[1::2]
+    return at, parts[0::2], parts[1::2]
+
+
+def _colon_mains(
+    at: list[int], heads: list[str], tails: list[str], can_fold: set[int]
+) -> dict[int, tuple[str, tuple[str, ...]]]:
+    """The main title (and its rules) of each one-colon title (``at``, with the parts of
+    :func:`_colon_parts`), when it has one: what :func:`_split_forms` finds for it, without
+    the pattern. A colon stands alone: the words of the title are the words before it, then
+    the words after it. So the main title is the part before the colon, when the part after
+    it has three words or more and none of its first three is a genre's."""
     # A head, and three words after the colon (two spaces at least).
     long_tail = map((2).__le__, map(str.count, tails, repeat(" ")))
     kept = set(compress(range(len(at)), map(and_, map(bool, heads), long_tail)))
@@ -272,7 +280,7 @@ def _hits(joined: Joined, needle: str, out: set[int], titles: Sequence[str]) -> 
 
 def _sort(titles: Sequence[str], rules: RuleSet, joined: Joined) -> list[int]:
     """_SINGLE, _SPLIT or _SLOW for each title (see the module docstring); _COLON for a
-    split title with no separator mark but colons (:func:`_colon_mains` checks there is one)."""
+    split title with no separator mark but colons (:func:`_colon_parts` checks there is one)."""
     n = len(titles)
     blob = joined.blob
     slow: set[int] = set()
