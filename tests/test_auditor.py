@@ -262,3 +262,47 @@ def test_bibliography_as_plain_text_and_bad_type() -> None:
     assert v.ok
     with pytest.raises(InputError, match="bibliography must be"):
         audit("x", [], bibliography=42)  # type: ignore[arg-type]
+
+
+class _Recording:
+    """A check that records whether the cyclic collector ran while it was asked (and may fail)."""
+
+    code = "recording"
+    severity = "warning"
+    description = "records the collector's state"
+    help = ""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.collecting: list[bool] = []
+        self.fail = fail
+
+    def run(self, ctx: Any) -> list[Any]:
+        import gc
+
+        self.collecting.append(gc.isenabled())
+        if self.fail:
+            raise RuntimeError("a check that fails")
+        return []
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_for_the_audit_and_restored(enabled: bool) -> None:
+    """The audit runs with the cyclic collector paused (its objects hold no cycle to free
+    before it ends), and leaves it as it found it, after a failing check too."""
+    import gc
+
+    calls = [{"tool": "search", "input": "rag", "output": "2005.11401 RAG"}]
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        for fail in (False, True):
+            check = _Recording(fail)
+            if fail:
+                with pytest.raises(RuntimeError):
+                    Auditor(checks=[check]).audit("RAG (arXiv:2005.11401).", calls)
+            else:
+                Auditor(checks=[check]).audit("RAG (arXiv:2005.11401).", calls)
+            assert check.collecting == [False]
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

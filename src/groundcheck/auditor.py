@@ -18,6 +18,7 @@ from groundcheck.document import Document, WorkSet, build_works
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.evidence.native import from_tool_calls
+from groundcheck.evidence.pause import collection_paused
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
@@ -183,7 +184,21 @@ class Auditor:
         """
         if not isinstance(report, str):
             raise InputError(f"the report must be text (str), got {type(report).__name__}")
-        evidence = self.evidence(tool_calls)
+        # The cyclic collector is paused for the audit, as it is for reading a trace (see
+        # groundcheck.evidence.pause): an audit makes tens of thousands of small objects and
+        # no cycle that must be freed before it ends, and each pass the collector made over
+        # them also walked every object of the evidence just read (young, so walked by the
+        # first pass of each generation in turn: ~18 ms of an audit at scale, a pass that now
+        # runs once, after the audit).
+        with collection_paused():
+            return self._audit(report, self.evidence(tool_calls), bibliography)
+
+    def _audit(
+        self,
+        report: str,
+        evidence: EvidenceSet,
+        bibliography: str | Mapping[str, str] | None,
+    ) -> Verdict:
         citations = extract(report, extractors=self.extractors)
         document = Document.parse(report, _id_spans(citations))
         notes: list[str] = []

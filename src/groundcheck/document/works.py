@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from attrs import frozen
 
 from groundcheck.document.authors import surname, surname_key
-from groundcheck.document.blocks import CELL, HEADING, PARAGRAPH, QUOTE
+from groundcheck.document.blocks import CELL, HEADING, KIND_CODE, PARAGRAPH, QUOTE
 from groundcheck.document.references import Entry
 from groundcheck.document.report import Document
 from groundcheck.model import Citation, CitedWork, Identifier, Marker
@@ -173,7 +173,12 @@ class _Builder:
         titles: list[Citation] = []
         for c in citations:  # one pass (is_title is a Python call: a flood has 100,000)
             (titles if c.is_title else self.ids).append(c)
-        self.titles = [c for c in titles if c.kind == "bibtex" or not doc.in_code(c.start)]
+        # A report without code has no title in code to drop (each lookup costs a call).
+        self.titles = (
+            [c for c in titles if c.kind == "bibtex" or not doc.in_code(c.start)]
+            if doc.code
+            else titles
+        )
         self.entries = [_from_entry(e, doc, source) for e in doc.entries]
         self.used: set[int] = set()
         self.inline_ids: list[Citation] = []
@@ -449,21 +454,25 @@ def _heading_names_a_paper(doc: Document, index: int, t: Citation) -> bool:
     after the title ("### Toy Models of Superposition (2022)"), an explicit enumeration
     ("### Paper 3: …"), metadata fields under it ("- **Authors**: …", "- **Year**: 2025"), or
     a byline right under it ("arXiv, 2025, Mélanie Gaillochet; …")."""
-    block = doc.blocks[index]
-    text = doc.text
-    if _HEADING_CITES.search(text, t.end, block.end) is not None:
+    # Read from the blocks' columns: each Block read is an object made (a report cites
+    # hundreds of papers by heading).
+    blocks, text = doc.blocks, doc.text
+    codes, starts, bodies, ends = blocks.codes, blocks.starts, blocks.bodies, blocks.ends
+    if _HEADING_CITES.search(text, t.end, ends[index]) is not None:
         return True
-    if _PAPER_ENUMERATION.match(text, block.body, t.start + 1) is not None:
+    if _PAPER_ENUMERATION.match(text, bodies[index], t.start + 1) is not None:
         return True
-    for j in range(index + 1, min(len(doc.blocks), index + 4)):
-        below = doc.blocks[j]
-        if below.kind == HEADING:
+    for j in range(index + 1, min(len(codes), index + 4)):
+        if codes[j] == _HEADING_CODE:
             break
-        if _METADATA_FIELD.search(text, below.start, min(below.end, below.start + 200)):
+        if _METADATA_FIELD.search(text, starts[j], min(ends[j], starts[j] + 200)):
             return True
-        if j == index + 1 and _BYLINE.match(text, below.body, min(below.end, below.body + 80)):
+        if j == index + 1 and _BYLINE.match(text, bodies[j], min(ends[j], bodies[j] + 80)):
             return True
     return False
+
+
+_HEADING_CODE = KIND_CODE[HEADING]
 
 
 _NAMED_THING = re.compile(
@@ -500,11 +509,12 @@ def _self_cited(doc: Document, t: Citation) -> bool:
     i = doc.block_index(t.start)
     if i is None:
         return False
-    block = doc.blocks[i]
-    if t.kind == "heading" or (block.kind == HEADING and t.kind == "emphasis"):
-        return block.kind == HEADING and _heading_names_a_paper(doc, i, t)
-    if block.kind == HEADING:
+    heading = doc.blocks.codes[i] == _HEADING_CODE
+    if t.kind == "heading" or (heading and t.kind == "emphasis"):
+        return heading and _heading_names_a_paper(doc, i, t)
+    if heading:
         return False
+    block = doc.blocks[i]
     if t.kind == "quoted":
         if ". " in t.raw or not t.raw[:1].isupper():
             return False

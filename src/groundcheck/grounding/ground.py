@@ -92,8 +92,10 @@ def ground_works(works: WorkSet, groundings: Sequence[Grounding]) -> tuple[WorkG
             out.append((work, grounded))
     out.sort(key=lambda pair: (pair[0].source or "", pair[0].start, pair[0].end))
     keyed = []
-    for n, (work, grounded) in enumerate(out, 1):
-        keyed.append(evolve(grounded, work=evolve(work, key=f"w{n}")))
+    for n, (work, g) in enumerate(out, 1):
+        # evolve() on the work (its many fields); the grounding's five made directly.
+        keyed_work = evolve(work, key=f"w{n}")
+        keyed.append(WorkGrounding(keyed_work, g.calls, g.by, g.matched_title, g.score))
     return tuple(keyed)
 
 

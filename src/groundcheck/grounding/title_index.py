@@ -38,14 +38,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache, partial
-from itertools import compress, repeat
+from itertools import repeat
 from operator import getitem, itemgetter
 from typing import Any
 
 from attrs import frozen
 
 from groundcheck.extractors.title import normalize_title
-from groundcheck.grounding.index_forms import cut_candidates, index_forms
+from groundcheck.grounding.index_forms import cut_candidates, index_forms, join_titles
 from groundcheck.grounding.title_rules import (
     ALL_RULES,
     Form,
@@ -100,10 +100,11 @@ class TitleIndex:
         self.rules = rules or ALL_RULES
         self.titles: tuple[str, ...] = tuple(titles)
         # Every title's forms (title_rules.title_forms), worked out for all titles at once.
-        choices, owners, applied, prefixable = index_forms(self.titles, self.rules)
+        joined = join_titles(self.titles)
+        choices, owners, applied, prefixable = index_forms(self.titles, self.rules, joined)
         cuts: dict[str, list[tuple[int, str]]] = {}
         if self.rules.cut:
-            for i in cut_candidates(self.titles):
+            for i in cut_candidates(self.titles, joined):
                 cut = cut_prefix(self.titles[i], self.rules)
                 if cut is not None:
                     cuts.setdefault(_head(cut), []).append((i, cut))
@@ -137,10 +138,6 @@ class TitleIndex:
         return max(self._lengths, default=0)
 
     @cached_property
-    def _spaces(self) -> list[int]:
-        return list(map(str.count, self.choices, repeat(" ")))
-
-    @cached_property
     def _all(self) -> list[int]:
         return list(range(len(self.choices)))
 
@@ -162,12 +159,12 @@ class TitleIndex:
     them costs more, though it is remembered for the next query of that word count. Both
     ways give the same answer."""
 
-    def _pool(self, q: str, cutoff: float, shortest: float) -> list[int]:
-        """The choices to score for ``q``, in index order."""
+    def _pool(self, q: str, cutoff: float) -> list[int] | None:
+        """The choices to score for ``q``, in index order; None for every choice (a scan:
+        rapidfuzz passes over a choice of a length that cannot score at once, in C)."""
         if self._grams is None and self._scanned < self.SCAN_BUDGET * len(self.choices):
             self._scanned += len(self.choices)
-            # Every choice long enough, picked in C.
-            return list(compress(self._all, map(shortest.__le__, self._lengths)))
+            return None
         return sorted(self._candidates(q, cutoff))
 
     @property
@@ -264,13 +261,17 @@ class TitleIndex:
         if self._longest < shortest:
             return None  # no choice (and so no prefix of one) is long enough to score
         # In index order, so that the earliest of equal scores is the earliest title.
-        candidates = self._pool(q, cutoff, shortest)
-        if not candidates:
+        candidates = self._pool(q, cutoff)
+        if candidates is not None and not candidates:
             return None
         lengths = self._lengths
         best: _Found | None = None
-        whole = [c for c in candidates if shortest <= lengths[c] <= longest]
-        found = self._top(q, [self.choices[c] for c in whole], cutoff) if whole else None
+        if candidates is None:
+            found = self._top(q, self.choices, cutoff)
+            whole: Sequence[int] = self._all
+        else:
+            whole = [c for c in candidates if shortest <= lengths[c] <= longest]
+            found = self._top(q, [self.choices[c] for c in whole], cutoff) if whole else None
         if found is not None:
             score, at = found
             j = whole[at]
@@ -278,17 +279,21 @@ class TitleIndex:
         words = q.count(" ")
         if self.rules.prefix and words >= 2:
             # A prefix of a choice with as many words as q needs three more words in the
-            # choice (see prefix_of), and is no longer than the choice.
-            ok, spaces, choices = self.prefixable, self._spaces, self.choices
+            # choice (see prefix_of), and is no longer than the choice. The distance filter
+            # (in C) goes first: its few survivors are then counted one by one.
+            pool = self._all if candidates is None else candidates
+            if len(pool) >= self.NEAR_START_MIN:
+                pool = self._near_start(q, pool, cutoff)
+            ok, choices, need = self.prefixable, self.choices, words + 2
+            eligible = [
+                c
+                for c in pool
+                if ok[c] and lengths[c] >= shortest and choices[c].count(" ") >= need
+            ]
             # prefix_of reads only how many words q has: each choice's prefix of that many
             # words is worked out once, whatever the query.
             memo = self._prefixes.setdefault(words, {})
             pairs: list[tuple[int, str]] = []
-            eligible = [
-                c for c in candidates if ok[c] and spaces[c] >= words + 2 and lengths[c] >= shortest
-            ]
-            if len(eligible) >= self.NEAR_START_MIN:
-                eligible = self._near_start(q, eligible, cutoff)
             for c in eligible:
                 if c in memo:
                     p = memo[c]
@@ -324,11 +329,17 @@ class TitleIndex:
         bound = int(2.0 * (1.0 - cutoff) * n / cutoff + 1e-6) + 1
         if bound >= n:
             return eligible
-        heads = map(getitem, map(self.choices.__getitem__, eligible), repeat(slice(0, n)))
-        distances = map(partial(self._distance, q, score_cutoff=bound), heads)
-        return list(compress(eligible, map(bound.__ge__, distances)))
+        cut = repeat(slice(0, n))
+        if eligible is self._all:
+            heads = list(map(getitem, self.choices, cut))
+        else:
+            heads = list(map(getitem, map(self.choices.__getitem__, eligible), cut))
+        near: list[Any] = self._extract(
+            q, heads, scorer=self._distance, processor=None, score_cutoff=bound, limit=None
+        )
+        return [eligible[at] for at in sorted(h[2] for h in near)]
 
-    def _top(self, q: str, strings: list[str], cutoff: float) -> tuple[float, int] | None:
+    def _top(self, q: str, strings: Sequence[str], cutoff: float) -> tuple[float, int] | None:
         """(score, position) of the best of ``strings`` at or above ``cutoff``; ties: earliest."""
         hits: list[Any] = self._extract(
             q, strings, scorer=self._scorer, processor=None, score_cutoff=cutoff, limit=None
@@ -363,7 +374,11 @@ class TitleIndex:
         if self._longest < shortest:
             return None
         lengths = self._lengths
-        candidates = [c for c in self._pool(q, cutoff, shortest) if lengths[c] <= longest]
+        pool = self._pool(q, cutoff)
+        if pool is None:
+            found = self._top(q, self.choices, cutoff)
+            return None if found is None else (found[1], found[0])
+        candidates = [c for c in pool if lengths[c] <= longest and lengths[c] >= shortest]
         if not candidates:
             return None
         strings = (

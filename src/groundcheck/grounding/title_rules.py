@@ -156,6 +156,10 @@ def strip_parentheticals(text: str, limit: int = 3) -> str | None:
     """
     current = text.rstrip()
     for _ in range(limit):
+        if current.rstrip(" \t.\n")[-1:] not in (")", "]") and "/" not in current[-100:]:
+            # The pattern ends on ")", "]" or an alias within 90 characters of a "/" (then
+            # spaces or dots, and "$" matches before a last newline too): nothing to strip.
+            break
         m = _TRAILING_PARENTHETICAL.search(current, max(0, len(current) - 140))
         if m is None or m.start() == 0:
             break
