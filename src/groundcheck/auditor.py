@@ -14,11 +14,11 @@ from typing import Any
 from attrs import evolve, field, fields, frozen
 
 from groundcheck.checks import DEFAULT_CHECKS, AuditContext, Check
+from groundcheck.collector import collection_paused
 from groundcheck.document import Document, WorkSet, build_works
 from groundcheck.errors import ConfigError, InputError
 from groundcheck.evidence.bibtex import bibtex_problems
 from groundcheck.evidence.native import from_tool_calls
-from groundcheck.evidence.pause import collection_paused
 from groundcheck.extractors import Extractor, Registry, extract
 from groundcheck.extractors.pipeline import resolve_extractors
 from groundcheck.extractors.registry import scheme_table
@@ -185,7 +185,7 @@ class Auditor:
         if not isinstance(report, str):
             raise InputError(f"the report must be text (str), got {type(report).__name__}")
         # The cyclic collector is paused for the audit, as it is for reading a trace (see
-        # groundcheck.evidence.pause): an audit makes tens of thousands of small objects and
+        # groundcheck.collector): an audit makes tens of thousands of small objects and
         # no cycle that must be freed before it ends, and each pass the collector made over
         # them also walked every object of the evidence just read (young, so walked by the
         # first pass of each generation in turn: ~18 ms of an audit at scale, a pass that now
