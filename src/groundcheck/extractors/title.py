@@ -10,7 +10,6 @@ trust it. Each candidate's identifier is ``title:<normalised title>``.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -79,7 +78,11 @@ def _normalize_ascii(title: str, lowered: str) -> str:
 
 
 def _normalize_any(title: str) -> str:
-    text = html.unescape(title)
+    if "&" in title:  # (html.entities is ~0.7 ms of a start-up: imported when an entity may be)
+        from html import unescape
+
+        title = unescape(title)
+    text = title
     text = unicodedata.normalize("NFKC", text)
     text = _LATEX_COMMAND.sub(" ", text).replace("{", "").replace("}", "")
     return " ".join(_TOKEN.findall(text.casefold()))
