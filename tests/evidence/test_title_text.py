@@ -302,3 +302,47 @@ def test_a_bibtex_value_closed_by_a_brace_on_a_later_line_keeps_its_end() -> Non
     found = output_mentions(text, BUILTIN)
     assert found == find_mentions(text, BUILTIN)
     assert [m.kind for m, _ in found if m.kind == "bibtex"] == ["bibtex"]
+
+
+_ONE_LINE_TOKENS = st.sampled_from(
+    ["Word", "word", "Deep Learning", "Models", "of", "the", " ", " ", "\t", "2020", "1999",
+     "2005.11401", "arXiv:", "10.1000/xyz", "https://example.org/a", '"', "“", "”", "‘", "’",
+     "«", "»", "*", "**", "_", "__", "[", "](", ")", "(", "#", "# ", "-", "- ", "1. ", "1)",
+     "[1] ", "=", "|", "`", "```", "title", "title={", "title = ", "{", "}", "@article{",
+     "References", "Sources:", "Bibliography", ",", ".", ":", ";", "et al.", "Lewis, P.", ">",
+     "\\section{", "\r", "PMID: 31452104", "v2", "2019a", "12", "ü", "—"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_ONE_LINE_TOKENS, max_size=40).map("".join))
+def test_a_one_line_output_reads_as_find_mentions_reads_it(line: str) -> None:
+    """One line with no identifier that the copy would call plain is not handed to the title
+    extractor (output_mentions): the mentions are those find_mentions finds, titles included."""
+    text = TextView.of(line).text
+    if "\n" in text:
+        return
+    assert output_mentions(text, BUILTIN) == find_mentions(text, BUILTIN)
+
+
+@pytest.mark.parametrize("line", [*PLAIN, *(t for t in TITLED if "\n" not in t)])
+def test_one_line_pieces_read_as_find_mentions_reads_them(line: str) -> None:
+    assert output_mentions(line, BUILTIN) == find_mentions(line, BUILTIN)
+
+
+def test_a_plain_line_skips_the_title_extractor(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    title = next(e for e in BUILTIN if isinstance(e, TitleExtractor))
+    real = TitleExtractor.find_beside
+
+    def spy(self: TitleExtractor, text: str, ids: Any) -> Any:
+        asked.append(text)
+        return real(self, text, ids)
+
+    monkeypatch.setattr(TitleExtractor, "find_beside", spy)
+    assert output_mentions("No results were found for this query", BUILTIN) == []
+    assert asked == []
+    quoted = 'See "Dense Passage Retrieval for Open-Domain Question Answering" here'
+    assert [n for _, n in output_mentions(quoted, BUILTIN)] == ["title"]
+    assert asked == [quoted]
+    assert title in BUILTIN
