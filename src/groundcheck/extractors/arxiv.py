@@ -133,19 +133,20 @@ def _after_arxiv_prefix(text: str, pos: int) -> bool:
     )
 
 
-_CONTEXT_HINTS = ("xiv", "5iv", "huggingface", "lanl")
-"""Substrings every arXiv context contains (arxiv, alphaxiv, ar5iv, huggingface, xxx.lanl)."""
+_CONTEXT_OPENS = {"xiv": " \t:.", "5iv": ".", "huggingface": ".", "lanl": "."}
+"""The substrings every arXiv context contains (arxiv, alphaxiv, ar5iv, huggingface,
+xxx.lanl), and the characters that may follow each where an :data:`_ARXIV_CONTEXT` holds it:
+``arxiv`` is followed by the spaces or colon of ``arXiv: `` or by a dot (``arXiv.2301.00001``,
+``arxiv.org/``), ``alphaxiv`` and ``ar5iv`` by the dot of their host name, ``huggingface`` by
+``.co``, ``lanl`` by ``.gov``."""
+_CONTEXT_HINTS = tuple(_CONTEXT_OPENS)
 
 _OPENS_AFTER: dict[str, tuple[int, frozenset[str]]] = {
-    **dict.fromkeys("xX", (3, frozenset(" \t:."))),
-    "5": (3, frozenset(".")),
-    **dict.fromkeys("hH", (11, frozenset("."))),
-    **dict.fromkeys("lL", (4, frozenset("."))),
+    first: (len(needle), frozenset(after))
+    for needle, after in _CONTEXT_OPENS.items()
+    for first in {needle[0], needle[0].upper()}
 }
-"""For a hint, by its first character: how long its needle is, and the characters that may
-follow it where an :data:`_ARXIV_CONTEXT` holds it. ``arxiv`` is followed by the spaces or
-colon of ``arXiv: `` or by a dot (``arXiv.2301.00001``, ``arxiv.org/``), ``alphaxiv`` and
-``ar5iv`` by the dot of their host name, ``huggingface`` by ``.co``, ``lanl`` by ``.gov``.
+""":data:`_CONTEXT_OPENS` by a hint's first character, either case, with its needle's length.
 Only the needles' own first characters open a hint (no character outside ASCII lower-cases
 to one of them)."""
 
