@@ -126,7 +126,7 @@ def _lower_bytes(text: str) -> bytearray:
     return data
 
 
-def lowered_bytes(text: str) -> bytes | bytearray:
+def lowered_bytes(text: str) -> bytearray:
     """:func:`lowered` as ASCII bytes, one per character (``?`` for every non-ASCII one).
 
     It agrees with the lower-cased text on every ASCII character but ``?`` and NUL (``İ``
