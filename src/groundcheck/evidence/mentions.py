@@ -81,21 +81,16 @@ def output_mentions(
     for extractor in extractors:
         if not any(extractor is e for e in second):
             found.extend(_run(extractor, text))
-    if one_line:
-        # A one-line output (a snippet, "No results for ...") is read as it is, but when it
-        # names no identifier and is what the copy calls a plain line, the title extractor
-        # would find nothing in it (see the module docstring): it is not asked (~30 us of
-        # document parsing per such call).
-        if not found and _plain_line(text):
-            return found
-        first = [m for m, _ in found]
-        for extractor in second:
-            found.extend(_run(extractor, text, first))
-        return resolve_overlaps(found)  # what find_mentions gives
+    if one_line and not found and _plain_line(text):
+        # A one-line output (a snippet, "No results for ...") is read as it is; one that
+        # names no identifier and is what the copy calls a plain line holds no title either
+        # (see the module docstring): the title extractor is not asked (~30 us of document
+        # parsing per such call).
+        return found
     first = [m for m, _ in found]
     for extractor in second:
         assert isinstance(extractor, TitleExtractor)
-        copy = title_text(text, first, extractor, blocks, starts)
+        copy = None if one_line else title_text(text, first, extractor, blocks, starts)
         beside, kept = (text, first) if copy is None else copy
         found.extend(_run(extractor, beside, kept))
     return resolve_overlaps(found)  # exactly as find_mentions does for the real text
