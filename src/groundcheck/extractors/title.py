@@ -285,8 +285,7 @@ class TitleExtractor:
             folded = data.translate(_LOWER_ALNUM)
             if _id_like_ascii(text, data, folded):
                 return None
-            words = self.min_words  # (_marked_words_at_least, written out)
-            if len(marks.replace(b"0", b"").split(None, words - 1)) < words:
+            if not _marked_words_at_least(marks, self.min_words):
                 return None
             # The words, lowered, one space apart: the normal form, unless there is something
             # to unescape or strip; "et al" occurs in it wherever _ET_AL_LOWER can match.
@@ -826,11 +825,7 @@ def _adjacent(text: str, id_start: int, id_end: int) -> tuple[tuple[int, int] | 
         if lead:
             body = body[lead:]
             b_start += lead
-    if (
-        len(body.encode("ascii").translate(_WORD_MARKS).replace(b"0", b"").split(None, 1)) == 2
-        if body.isascii()
-        else _TWO_WORDS.match(body) is not None
-    ):  # (_has_two_words, written out: one call less per id)
+    if _has_two_words(body):
         return (b_start, b_start + len(body)), reach
     window_end = id_end + 300 if id_end + 300 < n else n
     a_end = text.find("\n", id_end, window_end)
@@ -900,14 +895,12 @@ instructions, several times the translation of a title.)"""
 def _marked_words_at_least(marks: bytes, count: int) -> bool:
     """``title_words(text) >= count`` for the ASCII ``text`` whose bytes translated by
     :data:`_WORD_MARKS` are ``marks`` (a split that stops after ``count`` words, where the
-    regex costs several times more). Written out where a phrase is judged (a call less per
-    phrase); this is the definition the tests hold it to."""
+    regex costs several times more)."""
     return len(marks.replace(b"0", b"").split(None, count - 1)) >= count
 
 
 def _has_two_words(text: str) -> bool:
-    """Whether :data:`_WORD` finds two words in ``text``. Written out in :func:`_adjacent`
-    (a call less per id); this is the definition the tests hold it to."""
+    """Whether :data:`_WORD` finds two words in ``text``."""
     if text.isascii():
         return _marked_words_at_least(text.encode("ascii").translate(_WORD_MARKS), 2)
     return _TWO_WORDS.match(text) is not None
