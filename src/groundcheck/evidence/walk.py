@@ -251,11 +251,7 @@ def flatten(output: Any, ignore: frozenset[str] = frozenset()) -> FlatOutput:
                             # (a list here holds plain strings only: what authors_of gives
                             # for one, without its tests of the types)
                             authors = (
-                                authors_of(v)
-                                if tv is not list
-                                else _string_names(v[:_MAX_AUTHORS])
-                                if v
-                                else ()
+                                _string_names(v[:_MAX_AUTHORS]) if tv is list else authors_of(v)
                             )
                     elif flags & _YEAR_KEY and year is None:
                         year = year_of(v)
@@ -385,14 +381,10 @@ def _labelled_copy(key: str, value: str) -> str | None:
     as it is (:func:`~groundcheck.extractors.arxiv.reads_bare`): its ``arXiv:`` copy named
     the same id again and doubled the arXiv extraction of every search result with an
     ``arxiv_id`` field."""
-    if _KEY_KINDS.get(key, 0) & _ARXIV_KEY and reads_bare(value):
-        return None  # (what the lines below answer, without writing the copy first)
+    if _key_kind(key) & _ARXIV_KEY and reads_bare(value):
+        return None  # (only an arXiv key's copy is written "arXiv:" + the value)
     written = labelled(key, value)
-    if written is None or written == value:
-        return None
-    if written.startswith("arXiv:") and reads_bare(value):
-        return None
-    return written
+    return None if written is None or written == value else written
 
 
 def _number_text(key: str, value: float) -> str | None:
@@ -484,7 +476,7 @@ def authors_of(value: Any, limit: int = _MAX_AUTHORS) -> tuple[str, ...]:
 
 
 def _string_names(head: list[str]) -> tuple[str, ...]:
-    """The names of a non-empty list of plain strings (the usual author list; what
+    """The names of a list of plain strings (the usual author list; what
     :func:`authors_of` gives for it): stripped and tested in C. Joined by single spaces,
     stripped names are printable with no double space exactly when each of them is (what
     :func:`authors_of` asks of each name otherwise)."""
