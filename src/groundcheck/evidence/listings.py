@@ -196,7 +196,7 @@ def _record_identifiers(
         else:
             start, end = to_original(mention.start, mention.end)
         i = bisect_right(leaf_starts, start) - 1
-        last = leaf_starts[i + 1] - 2 if leaf_ends is None else leaf_ends[i] if i >= 0 else 0
+        last = leaf_starts[i + 1] - 2 if leaf_ends is None else leaf_ends[i]
         if i < 0 or end > last:  # pragma: no cover - no mention spans a blank line
             return identifiers_by_text([r.siblings for r in records], id_finders)
         keys = keys_of_leaf.get(i)
