@@ -14,7 +14,13 @@ from collections.abc import Iterator
 
 from groundcheck.extractors.acl import ACL_DOI_PREFIX, acl_from_doi
 from groundcheck.extractors.arxiv import parse_arxiv
-from groundcheck.extractors.hints import char_positions, is_long, needle_positions, text_memo
+from groundcheck.extractors.hints import (
+    char_positions,
+    is_long,
+    matches_at,
+    needle_positions,
+    text_memo,
+)
 from groundcheck.extractors.urlkey import unquote
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -404,15 +410,7 @@ def _candidates(text: str) -> Iterator[re.Match[str]]:
         while at != -1:
             starts.append(at)
             at = text.find("10.", at + 1, sep)
-    match = _CANDIDATE.compiled.match
-    resume = 0
-    for at in sorted(set(starts)):
-        if at < resume:
-            continue
-        m = match(text, at)
-        if m is not None:
-            resume = m.end()
-            yield m
+    yield from matches_at(_CANDIDATE.compiled.match, text, sorted(set(starts)))
 
 
 _ASCII_ALNUM = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -272,6 +272,22 @@ def needle_near(text: str, needle: str, anchor: str, offsets: range) -> list[int
     return [p for p in needle_positions(text, needle) if anchor in text[p + first : p + stop]]
 
 
+def matches_at(
+    match: Callable[[str, int], re.Match[str] | None], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """What ``finditer`` finds, for a pattern every match of which starts at one of
+    ``starts`` (sorted, found by a literal search): ``match`` tried at each start that no
+    match before covers, so the matches do not overlap, as ``finditer``'s."""
+    resume = 0
+    for at in starts:
+        if at < resume:
+            continue
+        m = match(text, at)
+        if m is not None:
+            resume = m.end()
+            yield m
+
+
 def text_memo(text: str, key: str, compute: Callable[[str], T]) -> T:
     """``compute(text)``, computed once per long text and kept with its needle positions (a
     scan several extractors share: the dots after four digits, for arXiv and ACL ids)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from groundcheck.extractors.hints import lowered_bytes, needle_positions
+from groundcheck.extractors.hints import lowered_bytes, matches_at, needle_positions
 from groundcheck.extractors.registry import FunctionExtractor
 from groundcheck.model import Identifier, Mention, Scheme
 from groundcheck.text import LazyPattern
@@ -136,15 +136,7 @@ def _bare_matches(text: str) -> Iterator[re.Match[str]]:
     """``_BARE.finditer(text)``, tried only where ``97`` starts: its offsets are found by
     substring search (the shared needle positions), where a regex search for the literal
     visits every character. Matches do not overlap, as ``finditer``'s."""
-    resume = 0
-    match = _BARE.match
-    for at in needle_positions(text, "97"):
-        if at < resume:
-            continue
-        m = match(text, at)
-        if m is not None:
-            resume = m.end()
-            yield m
+    return matches_at(_BARE.match, text, needle_positions(text, "97"))
 
 
 def find_isbn(text: str) -> Iterator[Mention]:
